@@ -1,0 +1,81 @@
+"""The agent contract: prompt, workspace, executor and limits in; steps, usage and stop out."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from garuda_evals.executors.base import Executor
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.task import Task
+from garuda_evals.models.usage import Usage
+
+EventSink = Callable[[str, str], None]
+"""Called as ``events(kind, message)`` for a live line: kind is 'tool', 'retry' or 'notice'."""
+
+
+@dataclass
+class AgentTurn:
+    """One agent turn on one task.
+
+    ``env`` is the allow-listed environment for commands the agent runs through
+    ``executor``. ``transcript`` is the JSON-lines file the agent writes every request,
+    response, tool call and tool result to. The runner enforces ``timeout_s`` from outside.
+    """
+
+    task: Task
+    prompt: str
+    workspace: Path
+    executor: Executor
+    env: Mapping[str, str]
+    timeout_s: float
+    max_steps: int | None
+    transcript: Path
+    settings: RunSettings
+    events: EventSink = field(default=lambda kind, message: None)
+
+
+@dataclass
+class AgentOutcome:
+    """What the turn did. A step is one model call."""
+
+    steps: int
+    usage: Usage
+    stop_reason: str
+    notices: list[str] = field(default_factory=list)
+
+
+class Agent(ABC):
+    """Runs turns. One instance may serve several tasks at once: keep state per turn."""
+
+    @abstractmethod
+    async def run(self, turn: AgentTurn) -> AgentOutcome:
+        """Work on ``turn.task`` in ``turn.workspace``; raise only for an error run (ERR)."""
+
+
+class AgentFactory(ABC):
+    """The object an entry point in ``garuda_evals.agents`` names.
+
+    Example::
+
+        [project.entry-points."garuda_evals.agents"]
+        garuda = "garuda_evals_agent:GarudaAgentFactory"
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    uses_model: ClassVar[bool] = False
+
+    def check_settings(self, settings: RunSettings) -> None:  # noqa: B027 - optional
+        """Raise UsageError for a flag this agent cannot honour. Runs before any agent call."""
+
+    def describe(self, settings: RunSettings) -> Mapping[str, str]:
+        """What report.json records about this agent (for example the model)."""
+        return {"agent": self.name}
+
+    @abstractmethod
+    def create(self, settings: RunSettings) -> Agent:
+        """The agent for this run."""

@@ -1,0 +1,80 @@
+"""The command agent: runs a shell command the user gives, through the run's executor."""
+
+from __future__ import annotations
+
+from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
+from garuda_evals.agents.refusals import refuse_model_flags
+from garuda_evals.errors import UsageError
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.usage import Usage
+from garuda_evals.transcript import Transcript
+
+PROMPT_FILE = ".garuda-prompt.md"
+OUTPUT_TAIL = 4000
+
+
+class CommandAgent(Agent):
+    """Runs ``command`` in the workspace with the prompt in a file and in GARUDA_PROMPT.
+
+    The prompt file sits in the workspace as ``.garuda-prompt.md`` and is removed when the
+    command ends. The command's usage is unreported: tokens unknown, cost incomplete.
+    """
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    async def run(self, turn: AgentTurn) -> AgentOutcome:
+        """Run the user's command once, with the whole task time limit."""
+        prompt_file = turn.workspace / PROMPT_FILE
+        prompt_file.write_text(turn.prompt, encoding="utf-8")
+        env = {
+            **turn.env,
+            "GARUDA_PROMPT": turn.prompt,
+            "GARUDA_PROMPT_FILE": str(prompt_file),
+            "GARUDA_TASK_ID": turn.task.id,
+        }
+        with Transcript(turn.transcript) as transcript:
+            transcript.write("command", {"command": self.command})
+            try:
+                result = await turn.executor.run(
+                    self.command, cwd=turn.workspace, env=env, timeout_s=turn.timeout_s
+                )
+            finally:
+                prompt_file.unlink(missing_ok=True)
+            transcript.write(
+                "command_result",
+                {
+                    "exitCode": result.exit_code,
+                    "timedOut": result.timed_out,
+                    "output": result.output[-OUTPUT_TAIL:],
+                },
+            )
+        turn.events("tool", f"agent command exited {result.exit_code}")
+        stop = "timeout" if result.timed_out else f"exit {result.exit_code}"
+        return AgentOutcome(
+            steps=0,
+            usage=Usage.unreported("the command agent's usage is not reported"),
+            stop_reason=stop,
+        )
+
+
+class CommandAgentFactory(AgentFactory):
+    """Entry point ``command``: needs ``--agent-command``."""
+
+    name = "command"
+    description = "runs --agent-command in the workspace (any agent CLI without an adapter)"
+
+    def check_settings(self, settings: RunSettings) -> None:
+        """Needs --agent-command; the model flags belong to the command itself."""
+        if not settings.agent_command:
+            raise UsageError("--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)")
+        refuse_model_flags(self.name, settings)
+
+    def describe(self, settings: RunSettings) -> dict[str, str]:
+        """Record the command."""
+        return {"agent": self.name, "command": settings.agent_command or ""}
+
+    def create(self, settings: RunSettings) -> Agent:
+        """The command agent."""
+        assert settings.agent_command
+        return CommandAgent(settings.agent_command)

@@ -1,0 +1,59 @@
+"""The oracle agent: applies the task's reference solution. Its usage is known zero."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
+from garuda_evals.agents.refusals import refuse_model_flags
+from garuda_evals.errors import GarudaError
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.task import Solution
+from garuda_evals.models.usage import Usage
+from garuda_evals.transcript import Transcript
+
+
+def apply_solution(workspace: Path, solution: Solution) -> list[str]:
+    """Write the solution's files and delete its deletions; return the paths touched."""
+    touched: list[str] = []
+    for relative in solution.delete:
+        target = workspace / relative
+        if target.is_file():
+            target.unlink()
+        touched.append(relative)
+    for relative, content in solution.files.items():
+        target = workspace / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        touched.append(relative)
+    return touched
+
+
+class OracleAgent(Agent):
+    """Writes the reference solution into the workspace."""
+
+    async def run(self, turn: AgentTurn) -> AgentOutcome:
+        """Apply ``turn.task.solution``; a task without one is an error run."""
+        solution = turn.task.solution
+        if solution is None:
+            raise GarudaError(f"task {turn.task.id} has no reference solution")
+        with Transcript(turn.transcript) as transcript:
+            touched = apply_solution(turn.workspace, solution)
+            transcript.write("solution", {"paths": touched})
+        turn.events("tool", f"applied reference solution ({len(touched)} files)")
+        return AgentOutcome(steps=0, usage=Usage.known_zero(), stop_reason="done")
+
+
+class OracleAgentFactory(AgentFactory):
+    """Entry point ``oracle``."""
+
+    name = "oracle"
+    description = "applies each task's reference solution (proves the checks pass)"
+
+    def check_settings(self, settings: RunSettings) -> None:
+        """The oracle calls no model."""
+        refuse_model_flags(self.name, settings)
+
+    def create(self, settings: RunSettings) -> Agent:
+        """The oracle agent."""
+        return OracleAgent()

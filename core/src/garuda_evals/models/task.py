@@ -1,0 +1,42 @@
+"""A coding task: what the agent is asked, where, and how the result is checked."""
+
+from pydantic import Field
+
+from garuda_evals.models.base import Model
+
+DEFAULT_PROTECTED = ("test/", "tests/", "src/test/", "pom.xml", "pyproject.toml")
+DEFAULT_CHECK_TIMEOUT_S = 120.0
+
+
+class CheckSpec(Model):
+    """The command that decides pass or fail, and the runner that proves tests ran.
+
+    ``command`` may hold ``{junit}``: the check runner replaces it with a path where the
+    test runner must write its JUnit XML report (the evidence that tests ran).
+    """
+
+    command: str
+    runner: str = Field(description="name of a check runner (test-runner adapter), e.g. 'pytest'")
+    timeout_s: float = DEFAULT_CHECK_TIMEOUT_S
+
+
+class Solution(Model):
+    """The reference solution: files to write (path -> content) and paths to delete."""
+
+    files: dict[str, str] = Field(default_factory=dict)
+    delete: list[str] = Field(default_factory=list)
+
+
+class Task(Model):
+    """One task of a suite. ``files`` is the workspace as shipped (path -> text)."""
+
+    id: str
+    title: str
+    prompt: str
+    suite: str = ""
+    files: dict[str, str] = Field(default_factory=dict)
+    check: CheckSpec
+    protected: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
+    requires: list[str] = Field(default_factory=list)
+    solution: Solution | None = None
+    metadata: dict[str, str] = Field(default_factory=dict)

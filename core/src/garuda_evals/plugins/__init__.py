@@ -1,0 +1,1 @@
+"""Finding plugins: the pluggy manager and the stevedore drivers."""

@@ -1,0 +1,49 @@
+"""One-per-run choices through stevedore: executors and agents.
+
+Names are listed from entry-point metadata without importing anything; stevedore's
+DriverManager imports only the chosen one.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+from garuda_evals.errors import UsageError
+from garuda_evals.plugins.known import install_hint
+
+EXECUTORS = "garuda_evals.executors"
+AGENTS = "garuda_evals.agents"
+
+
+def driver_names(namespace: str) -> dict[str, str]:
+    """``name -> distribution`` of every driver in ``namespace``, without importing one."""
+    names: dict[str, str] = {}
+    for ep in entry_points(group=namespace):
+        names[ep.name] = ep.dist.metadata["Name"] if ep.dist else "?"
+    return dict(sorted(names.items()))
+
+
+def load_driver(namespace: str, name: str, *, what: str, known: dict[str, str]) -> Any:
+    """Import and instantiate the driver ``name``; an unknown name lists the choices."""
+    available = driver_names(namespace)
+    if name not in available:
+        choices = ", ".join(available) or "none"
+        raise UsageError(
+            f"unknown {what} '{name}'{install_hint(known, name)}; choose one of: {choices}"
+        )
+    from stevedore import driver
+
+    try:
+        manager = driver.DriverManager(
+            namespace=namespace, name=name, invoke_on_load=True, on_load_failure_callback=_raise
+        )
+    except Exception as error:
+        raise UsageError(
+            f"{what} '{name}' from {available[name]} failed to load: {error}"
+        ) from error
+    return manager.driver
+
+
+def _raise(manager: Any, entrypoint: Any, exception: BaseException) -> None:
+    raise exception

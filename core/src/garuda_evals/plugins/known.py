@@ -1,0 +1,32 @@
+"""Which first-party distribution provides which name, for "install X" hints."""
+
+SUITES = {
+    "python": "garuda-evals-python",
+    "basic": "garuda-evals-node",
+    "hard": "garuda-evals-node",
+    "java": "garuda-evals-java",
+    "repo": "garuda-evals-repo-git",
+}
+TOOLCHAINS = {
+    "pytest": "garuda-evals-python",
+    "python": "garuda-evals-python",
+    "node": "garuda-evals-node",
+    "maven": "garuda-evals-java",
+    "java": "garuda-evals-java",
+}
+EXECUTORS = {
+    "bwrap": "garuda-evals-sandbox-bwrap",
+    "seatbelt": "garuda-evals-sandbox-seatbelt",
+}
+OS_SANDBOX_FOR_PLATFORM = {
+    "linux": "garuda-evals-sandbox-bwrap",
+    "darwin": "garuda-evals-sandbox-seatbelt",
+}
+AGENTS = {"garuda": "garuda-evals-agent"}
+SUITE_BUILDERS = {"git": "garuda-evals-repo-git"}
+
+
+def install_hint(table: dict[str, str], name: str) -> str:
+    """`` (install garuda-evals-x)`` when a first-party distribution provides ``name``."""
+    dist = table.get(name)
+    return f" (install {dist})" if dist else ""

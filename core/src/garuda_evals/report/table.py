@@ -1,0 +1,101 @@
+"""The terminal table: one row per run, totals, per-task means and both rates."""
+
+from __future__ import annotations
+
+from garuda_evals.models.report import Report, Summary, TaskMean
+from garuda_evals.models.result import TaskResult
+from garuda_evals.report import units
+from garuda_evals.report.formatter import ReportFormatter
+
+HEADERS = ("task", "result", "steps", "tokens", "cost", "time", "stop")
+REASON_WIDTH = 100
+
+
+def _row(result: TaskResult, repeats: bool) -> tuple[str, ...]:
+    name = f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
+    return (
+        name,
+        result.status.value,
+        str(result.steps),
+        units.usage_tokens(result.usage),
+        units.cost(result.usage.cost_usd, result.usage.cost_incomplete),
+        units.seconds(result.duration_ms),
+        result.stop_reason,
+    )
+
+
+def _layout(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def rates_line(summary: Summary) -> str:
+    """``5/5 scored runs passed (100%) · 5/6 of all attempted runs (83%) · 1 error run(s)``."""
+    line = (
+        f"{summary.passed}/{summary.scored} scored runs passed ({units.percent(summary.scored_rate)})"
+        f" · {summary.passed}/{summary.attempted} of all attempted runs "
+        f"({units.percent(summary.attempted_rate)})"
+    )
+    return line + (f" · {summary.errors} error run(s)" if summary.errors else "")
+
+
+def totals_line(summary: Summary) -> str:
+    """Steps, tokens (kept apart), cost, time and the cache share."""
+    if summary.tokens_known:
+        tokens = (
+            f"{units.tokens(summary.tokens)} tokens (in {units.tokens(summary.input_tokens)}, "
+            f"cache read {units.tokens(summary.cache_read_tokens)}, "
+            f"cache write {units.tokens(summary.cache_write_tokens)}, "
+            f"out {units.tokens(summary.output_tokens)})"
+        )
+    else:
+        reserved = (
+            f", {units.tokens(summary.unreported_tokens)} reserved" if summary.unreported_tokens else ""
+        )
+        tokens = f"tok ? (some usage unreported{reserved})"
+    return (
+        f"total: {summary.steps} steps · {tokens} · "
+        f"{units.cost(summary.cost_usd, summary.cost_incomplete)} · "
+        f"{units.seconds(summary.duration_ms)} · cache {units.percent(summary.cache_read_share)}"
+    )
+
+
+def mean_line(mean: TaskMean) -> str:
+    """``python/chunks: 3.0 steps, 12.1k tok, $0.010, 4.2s (2/3 of all attempts; 1 error run(s))``."""
+    errors = f"; {mean.errors} error run(s)" if mean.errors else ""
+    return (
+        f"  {mean.suite}/{mean.task}: {mean.mean_steps if mean.mean_steps is not None else '-'} steps, "
+        f"{units.tokens(mean.mean_tokens)} tok, "
+        f"{units.cost(mean.mean_cost_usd, mean.cost_incomplete)}, "
+        f"{units.seconds(mean.mean_duration_ms)} "
+        f"({mean.passes}/{mean.runs} of all attempts{errors})"
+    )
+
+
+class TableFormatter(ReportFormatter):
+    """The default terminal report."""
+
+    name = "table"
+
+    def render(self, report: Report) -> str:
+        """Rows, reasons for failures, means for repeats, totals and both rates."""
+        lines: list[str] = []
+        repeats = report.settings.repeat > 1
+        if report.results:
+            rows = [HEADERS, *(_row(r, repeats) for r in report.results)]
+            lines += _layout(rows)
+        failures = [r for r in report.results if r.failure]
+        if failures:
+            lines.append("")
+            for result in failures:
+                tag = f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
+                lines.append(f"{result.status.value} {tag}: {result.failure[:REASON_WIDTH]}")
+        if repeats and report.tasks:
+            lines += ["", "means per task (error runs left out):"]
+            lines += [mean_line(mean) for mean in report.tasks]
+        lines += ["", totals_line(report.summary), rates_line(report.summary)]
+        if report.batch:
+            lines.append(f"batch: wall time {units.seconds(report.wall_ms)}")
+        if report.interrupted:
+            lines.append("interrupted: this report is partial")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,49 @@
+"""Short human forms of tokens, cost, time and rates."""
+
+from __future__ import annotations
+
+from garuda_evals.models.usage import Usage
+
+
+def tokens(count: int | float | None) -> str:
+    """``812``, ``12.3k``, ``1.20M``; None is ``?``."""
+    if count is None:
+        return "?"
+    if count < 1000:
+        return f"{count:.0f}"
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.2f}M"
+
+
+def cost(usd: float | None, incomplete: bool) -> str:
+    """``$0.012``, or ``≥ $0.012 (incomplete)`` when the cost is a minimum."""
+    if usd is None:
+        return "-"
+    text = f"${usd:.3f}"
+    return f"≥ {text} (incomplete)" if incomplete else text
+
+
+def usage_tokens(usage: Usage) -> str:
+    """Reported tokens, or ``tok ?`` (with the reservation) when unknown."""
+    if usage.tokens_known:
+        return tokens(usage.total_tokens)
+    if usage.unreported_tokens:
+        return f"tok ? ({tokens(usage.unreported_tokens)} reserved)"
+    return "tok ?"
+
+
+def seconds(ms: float | None) -> str:
+    """``4.2s``, ``3m05s``."""
+    if ms is None:
+        return "-"
+    total = ms / 1000
+    if total < 60:
+        return f"{total:.1f}s"
+    minutes, rest = divmod(int(total), 60)
+    return f"{minutes}m{rest:02d}s"
+
+
+def percent(rate: float | None) -> str:
+    """``94%``; None is ``-``."""
+    return "-" if rate is None else f"{rate * 100:.0f}%"

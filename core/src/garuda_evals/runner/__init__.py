@@ -1,0 +1,1 @@
+"""The runner: one task run at a time per slot, results in task order."""

@@ -1,0 +1,48 @@
+"""The suite contract: tasks, and how a task's workspace is made and removed."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.task import Task
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Write ``path -> text`` files under ``root``."""
+    for relative, content in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+
+
+class Suite(ABC):
+    """A named list of tasks.
+
+    Override ``materialize`` when a workspace is more than ``task.files`` (a repo task
+    builds a fresh git repository), ``release`` to undo it, ``policy`` to widen or narrow
+    what the sandbox shows, and ``check_settings`` to refuse flags (raise UsageError).
+    """
+
+    name: str
+    description: str = ""
+
+    @abstractmethod
+    def tasks(self) -> list[Task]:
+        """Every task of the suite, in a stable order."""
+
+    def materialize(self, task: Task, workspace: Path) -> None:
+        """Write the task's files into the empty folder ``workspace``."""
+        write_files(workspace, task.files)
+
+    def release(self, task: Task, workspace: Path) -> None:  # noqa: B027 - optional
+        """Undo what ``materialize`` made outside ``workspace``. The runner removes the folder."""
+
+    def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
+        """The sandbox policy for this task's commands (default: unchanged)."""
+        return base
+
+    def check_settings(self, settings: RunSettings) -> None:  # noqa: B027 - optional
+        """Raise UsageError for a flag this suite cannot honour."""

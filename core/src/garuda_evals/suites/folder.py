@@ -1,0 +1,131 @@
+"""Load a suite from a folder: no Python needed to write tasks.
+
+Layout::
+
+    my-suite/
+      suite.toml          name, description, requires, protected, [check]
+      shared/             files copied into every task (for example pyproject.toml)
+      <task-id>/
+        task.toml         title, prompt, optional id/requires/protected/[check]/solution_delete
+        files/            the workspace as shipped
+        solution/         files the reference solution writes
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
+from garuda_evals.suites.base import Suite
+from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
+
+M = TypeVar("M", bound=BaseModel)
+
+SUITE_FILE = "suite.toml"
+TASK_FILE = "task.toml"
+
+
+def _read_toml(path: Path, model: type[M]) -> M:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FileFormatError(f"{path}: cannot read: {error.strerror}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise FileFormatError(f"{path}: not valid TOML: {error}") from error
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise FileFormatError(describe_validation_error(path, error)) from error
+
+
+def read_tree(root: Path) -> dict[str, str]:
+    """Every file below ``root`` as ``relative/posix/path -> text``; binary files are errors."""
+    files: dict[str, str] = {}
+    if not root.is_dir():
+        return files
+    for path in sorted(root.rglob("*")):
+        if path.is_dir() or "__pycache__" in path.parts:
+            continue
+        relative = path.relative_to(root).as_posix()
+        try:
+            files[relative] = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise FileFormatError(f"{path}: task files must be UTF-8 text") from error
+    return files
+
+
+def _check(path: Path, own: CheckManifest | None, default: CheckManifest | None) -> CheckSpec:
+    chosen = own or default
+    if chosen is None:
+        raise FileFormatError(f"{path}: field 'check': no [check] here or in {SUITE_FILE}")
+    return CheckSpec(command=chosen.command, runner=chosen.runner, timeout_s=chosen.timeout_s)
+
+
+def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Task:
+    """Load one task folder against its suite's manifest and shared files."""
+    manifest_path = folder / TASK_FILE
+    manifest = _read_toml(manifest_path, TaskManifest)
+    own_files = read_tree(folder / "files")
+    clash = sorted(set(own_files) & set(shared))
+    if clash:
+        raise FileFormatError(f"{folder / 'files' / clash[0]}: also a shared file of the suite")
+    solution_files = read_tree(folder / "solution")
+    solution = (
+        Solution(files=solution_files, delete=manifest.solution_delete)
+        if solution_files or manifest.solution_delete
+        else None
+    )
+    return Task(
+        id=manifest.id or folder.name,
+        title=manifest.title,
+        prompt=manifest.prompt.strip(),
+        suite=suite.name,
+        files={**shared, **own_files},
+        check=_check(manifest_path, manifest.check, suite.check),
+        protected=_unique([*DEFAULT_PROTECTED, *suite.protected, *manifest.protected]),
+        requires=_unique([*suite.requires, *manifest.requires]),
+        solution=solution,
+        metadata=manifest.metadata,
+    )
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+class FolderSuite(Suite):
+    """A suite read from a folder in the task format."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.manifest = _read_toml(root / SUITE_FILE, SuiteManifest)
+        self.name = self.manifest.name
+        self.description = self.manifest.description
+        self._tasks: list[Task] | None = None
+
+    def tasks(self) -> list[Task]:
+        """Every task folder (one holding task.toml), sorted by folder name."""
+        if self._tasks is None:
+            shared = read_tree(self.root / "shared")
+            folders = sorted(p.parent for p in self.root.glob(f"*/{TASK_FILE}"))
+            if not folders:
+                raise FileFormatError(f"{self.root}: no task folders (each needs a {TASK_FILE})")
+            self._tasks = [load_task(folder, self.manifest, shared) for folder in folders]
+            ids = [task.id for task in self._tasks]
+            duplicate = next((i for i in ids if ids.count(i) > 1), None)
+            if duplicate:
+                raise FileFormatError(f"{self.root}: two tasks have the id '{duplicate}'")
+        return self._tasks
+
+
+def load_folder_suite(root: Path) -> FolderSuite:
+    """Load ``root`` as a suite; a missing suite.toml is an error naming the file."""
+    if not (root / SUITE_FILE).is_file():
+        raise FileFormatError(f"{root / SUITE_FILE}: not found (a suite folder needs one)")
+    return FolderSuite(root)

@@ -1,0 +1,48 @@
+"""A toolchain: a probe project, a hint, an optional prepare step and a version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PROBE_TIMEOUT_S = 120.0
+PREPARE_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """Declared by a plugin; probed and prepared by core.
+
+    ``probe_files`` is a tiny project whose ``probe_command`` exits 0 only when the
+    toolchain works offline. ``prepare_command`` (run in the same project, with network)
+    fills caches once, when the user asks with ``--prepare``. ``version_command`` prints a
+    version that ``version_pattern`` (one group) extracts; ``min_version`` is compared with
+    ``packaging.version``.
+    """
+
+    name: str
+    description: str
+    hint: str
+    probe_files: dict[str, str]
+    probe_command: str
+    aliases: tuple[str, ...] = ()
+    prepare_command: str | None = None
+    prepare_timeout_s: float = PREPARE_TIMEOUT_S
+    probe_timeout_s: float = PROBE_TIMEOUT_S
+    version_command: str | None = None
+    version_pattern: str = r"(\d+(?:\.\d+)+)"
+    min_version: str | None = None
+    extra_versions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """More versions to report: label -> (command, pattern), e.g. the JDK beside Maven."""
+
+
+@dataclass(frozen=True)
+class ToolchainStatus:
+    """The result of a probe."""
+
+    name: str
+    ok: bool
+    hint: str = ""
+    version: str | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    output_head: str = ""
+    duration_ms: int = 0
