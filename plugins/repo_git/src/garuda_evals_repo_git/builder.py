@@ -1,0 +1,137 @@
+"""``garuda eval --from-git``: mine the history of the current project into a repo suite."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+from garuda_evals.suitebuilder import SuiteBuilder
+
+from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals_repo_git.candidates import candidate_or_reason
+from garuda_evals_repo_git.deps import dependency_folders, tracked_files
+from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
+from garuda_evals_repo_git.mining import Outcome, mine
+from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.runners import classify, detect
+from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, save_suite
+from garuda_evals_repo_git.tasks import repo_task
+
+DEFAULTS = {"commits": 200, "since": None, "max_tasks": 30, "test_command": None, "parallel": 1}
+
+
+def _venv_python(root: Path) -> str | None:
+    for name in (".venv", "venv"):
+        if (root / name / "bin" / "python").exists():
+            return f"{name}/bin/python"
+    return None
+
+
+class GitSuiteBuilder(SuiteBuilder):
+    """Builds ``.garuda/evals/repo-suite.json`` from the project's recent commits."""
+
+    name = "git"
+
+    def __init__(self, commit_runs: int = 3, parent_runs: int = 3) -> None:
+        self.commit_runs = commit_runs
+        self.parent_runs = parent_runs
+
+    def build(self, options: Mapping[str, Any], *, cwd: Path, echo: Callable[[str], None]) -> int:
+        """Mine, prove, save, and print the kept count and the skip reasons."""
+        opts = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+        root = git_root(cwd)
+        sha = head(root)
+        tree = tracked_files(root, sha)
+        package_json = read_text(root, sha, "package.json")
+        given = opts["test_command"]
+        base = given or detect(package_json, set(tree), _venv_python(root))
+        command = classify(base, package_json)
+        command.check([])  # refuses a runner whose check could not prove that tests ran
+        source = "given" if given else "detected from the project"
+        echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
+        echo(
+            "The tests run on the host, with no sandbox: these are the project's own commits, "
+            "not an agent's code. Your checkout, index and HEAD are not changed."
+        )
+        commits = recent_commits(root, int(opts["commits"]), opts["since"])
+        skipped: Counter[str] = Counter()
+        candidates: list[Candidate] = []
+        deps = dependency_folders(root, tree)
+        for commit in commits:
+            found = candidate_or_reason(root, commit, command)
+            if isinstance(found, str):
+                skipped[found] += 1
+            else:
+                found.dependencies = deps
+                candidates.append(found)
+        echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
+        cache = VerdictCache(root)
+        if cache.damaged:
+            echo(f"note: {cache.path} was unreadable; every candidate is proved again")
+        prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
+        outcomes = anyio.run(
+            mine, prover, candidates, cache, int(opts["max_tasks"]), int(opts["parallel"]), echo
+        )
+        cache.save()
+        return self._finish(root, sha, base, command, candidates, outcomes, skipped, opts, echo)
+
+    def _finish(
+        self,
+        root,
+        sha,
+        base,
+        command,
+        candidates,
+        outcomes: dict[str, Outcome],
+        skipped,
+        opts,
+        echo,
+    ) -> int:  # type: ignore[no-untyped-def]
+        kept: list[tuple[Candidate, Verdict]] = []
+        first_failure: Outcome | None = None
+        for candidate in candidates:
+            outcome = outcomes.get(candidate.commit.sha)
+            if outcome is None:
+                continue
+            if outcome.verdict.reason is None:
+                if len(kept) < int(opts["max_tasks"]):
+                    kept.append((candidate, outcome.verdict))
+                continue
+            skipped[outcome.verdict.reason] += 1
+            if first_failure is None and outcome.verdict.failure_tail:
+                first_failure = outcome
+        if first_failure is not None:
+            commit = first_failure.candidate.commit
+            echo(f"\nFirst failure at a commit ({commit.sha[:12]} {commit.subject}):")
+            echo(
+                "\n".join(f"  | {line}" for line in first_failure.verdict.failure_tail.splitlines())
+            )
+        tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+        proved = len(outcomes)
+        echo(
+            f"\nKept {len(tasks)} task(s) of {proved} candidate(s) proved ({len(candidates)} after the file rules)."
+        )
+        if skipped:
+            echo("Skipped:")
+            for reason, count in sorted(skipped.items(), key=lambda item: (-item[1], item[0])):
+                echo(f"  {count:4d}  {reason}")
+        if not tasks:
+            echo("No task was kept; nothing saved.")
+            return 1
+        suite = RepoSuiteFile(version=1, root=str(root), head=sha, test_command=base, tasks=tasks)
+        save_suite(root, suite)
+        echo(f"Saved {SUITE_FILE}. Run it with: garuda eval -s repo")
+        return 0
+
+
+def _mining_env() -> dict[str, str]:
+    """The user's own environment (the project's commands run as the user would), with CI=1."""
+    env = dict(os.environ)
+    env["CI"] = "1"
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(name, None)
+    return env

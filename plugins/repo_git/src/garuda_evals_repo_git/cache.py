@@ -1,0 +1,65 @@
+"""The verdict cache: a commit proved with a test command is not proved again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from garuda_evals.models.base import Model
+from pydantic import Field, ValidationError
+
+from garuda_evals_repo_git.suitefile import EVALS_DIR, write_private
+
+CACHE_FILE = EVALS_DIR / "repo-cache.json"
+
+
+class Verdict(Model):
+    """What the proof of one candidate found. ``reason`` None means the task is kept."""
+
+    reason: str | None = None
+    fail_to_pass: list[str] = Field(default_factory=list)
+    failure_tail: str = ""
+
+
+class CacheFile(Model):
+    """``key -> verdict`` where the key is the commit and the test command."""
+
+    version: int = 1
+    verdicts: dict[str, Verdict] = Field(default_factory=dict)
+
+
+def cache_key(sha: str, test_command: str) -> str:
+    """The cache key of a commit proved with a test command."""
+    return f"{sha} {test_command}"
+
+
+class VerdictCache:
+    """Loaded once per build, saved at its end. A damaged cache is ignored, not fatal."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / CACHE_FILE
+        self.root = root
+        self.data = CacheFile()
+        self.damaged = False
+        if self.path.is_file():
+            try:
+                self.data = CacheFile.model_validate(
+                    json.loads(self.path.read_text(encoding="utf-8"))
+                )
+            except (ValueError, ValidationError):
+                self.damaged = True
+
+    def get(self, sha: str, test_command: str) -> Verdict | None:
+        """The saved verdict, if any."""
+        return self.data.verdicts.get(cache_key(sha, test_command))
+
+    def put(self, sha: str, test_command: str, verdict: Verdict) -> None:
+        """Remember a verdict (saved by ``save``)."""
+        self.data.verdicts[cache_key(sha, test_command)] = verdict
+
+    def save(self) -> None:
+        """Write the cache file."""
+        write_private(self.root)
+        self.path.write_text(
+            json.dumps(self.data.to_json_dict(), indent=1) + "\n", encoding="utf-8"
+        )

@@ -1,0 +1,80 @@
+"""Prove candidates in parallel (newest first), with the verdict cache, up to --max-tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import anyio
+
+from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals_repo_git.prove import Candidate, Prover
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A candidate's verdict and whether it came from the cache."""
+
+    candidate: Candidate
+    verdict: Verdict
+    cached: bool
+
+
+def _line(index: int, total: int, outcome: Outcome) -> str:
+    commit = outcome.candidate.commit
+    verdict = outcome.verdict
+    if verdict.reason is None:
+        what = f"kept ({len(verdict.fail_to_pass)} test(s) go from failing to passing)"
+    else:
+        what = f"skipped: {verdict.reason}"
+    cached = " (cached)" if outcome.cached else ""
+    return f"[{index}/{total}] {commit.sha[:12]} {commit.subject[:60]}: {what}{cached}"
+
+
+async def mine(
+    prover: Prover,
+    candidates: list[Candidate],
+    cache: VerdictCache,
+    max_tasks: int,
+    parallel: int,
+    echo: Callable[[str], None],
+) -> dict[str, Outcome]:
+    """Prove candidates in order, ``parallel`` at a time; launch no more once enough are kept.
+
+    Every candidate launched is older than none that was not, so the first ``max_tasks`` kept
+    in history order are always among the proved ones.
+    """
+    outcomes: dict[str, Outcome] = {}
+    limiter = anyio.CapacityLimiter(max(1, parallel))
+    key = prover.command.base
+    total = len(candidates)
+    kept = 0
+
+    def record(index: int, outcome: Outcome) -> None:
+        nonlocal kept
+        outcomes[outcome.candidate.commit.sha] = outcome
+        kept += outcome.verdict.reason is None
+        echo(_line(index, total, outcome))
+
+    async def worker(index: int, candidate: Candidate) -> None:
+        try:
+            verdict = await prover.prove(candidate)
+            cache.put(candidate.commit.sha, key, verdict)
+            record(index, Outcome(candidate, verdict, cached=False))
+        finally:
+            limiter.release_on_behalf_of(candidate.commit.sha)
+
+    async with anyio.create_task_group() as group:
+        for index, candidate in enumerate(candidates, start=1):
+            if kept >= max_tasks:
+                break
+            cached = cache.get(candidate.commit.sha, key)
+            if cached is not None:
+                record(index, Outcome(candidate, cached, cached=True))
+                continue
+            await limiter.acquire_on_behalf_of(candidate.commit.sha)
+            if kept >= max_tasks:
+                limiter.release_on_behalf_of(candidate.commit.sha)
+                break
+            group.start_soon(worker, index, candidate)
+    return outcomes

@@ -1,0 +1,53 @@
+"""Hooks of garuda-evals-repo-git: the ``git`` suite builder, the ``repo`` suite, Jest's check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from garuda_evals.hookspecs import hookimpl
+from garuda_evals.records import CheckRunnerRecord, SuiteBuilderRecord, SuiteRecord
+
+
+def _builder():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.builder import GitSuiteBuilder
+
+    return GitSuiteBuilder()
+
+
+def _suite():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.suite import load_repo_suite
+
+    return load_repo_suite()
+
+
+def _jest():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.reports import JestJsonCheckRunner
+
+    return JestJsonCheckRunner()
+
+
+@hookimpl
+def garuda_suite_builders() -> Iterator[SuiteBuilderRecord]:
+    """``--from-git``: mine the current project's git history."""
+    yield SuiteBuilderRecord(
+        name="git", description="mine tasks from the project's recent commits", load=_builder
+    )
+
+
+@hookimpl
+def garuda_suites() -> Iterator[SuiteRecord]:
+    """``-s repo``: the suite saved by ``--from-git`` in the current project (not in ``all``)."""
+    yield SuiteRecord(
+        name="repo",
+        description="tasks mined from this project's git history (build with --from-git)",
+        load=_suite,
+        in_all=False,
+    )
+
+
+@hookimpl
+def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
+    """``repo-jest-json``: Jest's ``--json`` report as the evidence that tests ran."""
+    yield CheckRunnerRecord(
+        name="repo-jest-json", description="Jest with --json --outputFile={junit}", load=_jest
+    )

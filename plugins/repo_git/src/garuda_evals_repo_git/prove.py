@@ -1,0 +1,111 @@
+"""The proof of one candidate: its tests fail at the parent and pass at the commit, every time."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+from garuda_evals.executors.process import run_in_group
+
+from garuda_evals_repo_git.cache import Verdict
+from garuda_evals_repo_git.deps import link_dependencies
+from garuda_evals_repo_git.gitcmd import Commit, export_tree
+from garuda_evals_repo_git.reports import PASSED, fail_to_pass, read_results
+from garuda_evals_repo_git.runners import REPORT, TestCommand
+
+RUN_TIMEOUT_S = 300.0
+OUTPUT_LIMIT = 256 * 1024
+TAIL_LINES = 25
+ALREADY_PASS = "the tests already pass at the parent"
+FLAKY_PARENT = "the tests pass in some runs at the parent (flaky)"
+FAIL_AT_COMMIT = "the tests fail at the commit"
+FLAKY_COMMIT = "the tests fail in some runs at the commit (flaky)"
+CHECK_FAILS = "the check command fails at the commit"
+NO_EVIDENCE = "the runner reports no passing test at the commit"
+NO_RUNNABLE = "no test file to run"
+
+
+@dataclass
+class Candidate:
+    """A commit that passed the file rules, with the test files the task will add."""
+
+    commit: Commit
+    test_files: dict[str, str]
+    deleted_tests: list[str]
+    run_files: list[str]
+    dependencies: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Prover:
+    """Runs the proofs of one build: the command, the environment and the repeat counts."""
+
+    root: Path
+    command: TestCommand
+    env: dict[str, str]
+    commit_runs: int = 3
+    parent_runs: int = 3
+
+    async def _run(self, command: str, cwd: Path, report: Path) -> tuple[int | None, str]:
+        result = await run_in_group(
+            ["/bin/bash", "-c", command.replace(REPORT, str(report))],
+            cwd=cwd,
+            env=self.env,
+            timeout_s=RUN_TIMEOUT_S,
+            output_limit=OUTPUT_LIMIT,
+        )
+        return result.exit_code, result.output
+
+    async def _tree(self, sha: str, target: Path, candidate: Candidate, with_tests: bool) -> None:
+        await anyio.to_thread.run_sync(export_tree, self.root, sha, target)
+        if with_tests:
+            for relative, content in candidate.test_files.items():
+                path = target / relative
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(content, encoding="utf-8")
+            for relative in candidate.deleted_tests:
+                (target / relative).unlink(missing_ok=True)
+        link_dependencies(self.root, target, candidate.dependencies)
+
+    async def prove(self, candidate: Candidate) -> Verdict:
+        """Parent (with the commit's tests) must fail each run; the commit must pass each run."""
+        commit = candidate.commit
+        if not candidate.run_files:
+            return Verdict(reason=NO_RUNNABLE)
+        proof = self.command.proof(candidate.run_files)
+        with tempfile.TemporaryDirectory(prefix="garuda-mine-") as scratch:
+            base = Path(scratch)
+            assert commit.parent is not None
+            await self._tree(commit.parent, base / "parent", candidate, with_tests=True)
+            before = None
+            for run in range(self.parent_runs):
+                report = base / f"parent-{run}.report"
+                code, _ = await self._run(proof, base / "parent", report)
+                if code == 0:
+                    return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
+                before = before or read_results(report)
+            await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
+            after = None
+            for run in range(self.commit_runs):
+                report = base / f"commit-{run}.report"
+                code, output = await self._run(proof, base / "commit", report)
+                if code != 0:
+                    reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
+                    return Verdict(reason=reason, failure_tail=_tail(output))
+                after = after or read_results(report)
+            check, _ = self.command.check(candidate.run_files)
+            if check != proof:
+                report = base / "check.report"
+                code, output = await self._run(check, base / "commit", report)
+                if code != 0:
+                    return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
+                after = read_results(report) or after
+            if after is not None and PASSED not in after.values():
+                return Verdict(reason=NO_EVIDENCE)
+            return Verdict(fail_to_pass=fail_to_pass(before, after))
+
+
+def _tail(output: str) -> str:
+    return "\n".join(output.strip().splitlines()[-TAIL_LINES:])

@@ -1,0 +1,183 @@
+"""Test commands: detect the project's, scope it to a task's files, and make the check.
+
+The proof (``--from-git``) runs the project's own command scoped to the commit's test files,
+with the runner's report flags so per-test results can be read. The saved check calls the
+runner directly (never a package script the agent could rewrite) and asks it for a report
+(JUnit XML, or Jest's JSON), the evidence that the task's tests ran.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from garuda_evals.errors import UsageError
+
+REPORT = "{junit}"
+WRAPPERS = ("npm", "pnpm", "yarn")
+JS_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"})
+NPM_PLACEHOLDER = "no test specified"
+REPORT_FLAGS = {
+    "pytest": ["-p", "no:cacheprovider", f"--junitxml={REPORT}"],
+    "node": [
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=junit",
+        f"--test-reporter-destination={REPORT}",
+    ],
+    "vitest": ["--reporter=default", "--reporter=junit", f"--outputFile.junit={REPORT}"],
+    "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
+}
+DIRECT = {
+    "node": "node --test",
+    "vitest": "node_modules/.bin/vitest run",
+    "jest": "node_modules/.bin/jest",
+}
+CHECK_RUNNER = {"pytest": "junit", "node": "junit", "vitest": "junit", "jest": "repo-jest-json"}
+_JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
+CONFIG_FILES = {
+    "pytest": ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
+    "node": [],
+    "vitest": [
+        f"{stem}.{ext}"
+        for stem in ("vitest.config", "vitest.workspace", "vite.config")
+        for ext in _JS_CONFIG
+    ],
+    "jest": [
+        *(f"jest.config.{ext}" for ext in _JS_CONFIG),
+        *(f"babel.config.{ext}" for ext in _JS_CONFIG),
+        ".babelrc",
+    ],
+}
+
+
+def _runner_kind(words: list[str]) -> tuple[str, str] | None:
+    """``(kind, prefix)`` when the words call pytest, node --test, vitest or jest directly."""
+    for index, word in enumerate(words[:4]):
+        name = PurePosixPath(word).name
+        if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
+            end = index + 1 if name == "pytest" else index + 2
+            return "pytest", shlex.join(words[:end])
+        if name == "node" and "--test" in words:
+            return "node", DIRECT["node"]
+        if name in ("vitest", "jest"):
+            return name, DIRECT[name]
+    return None
+
+
+@dataclass(frozen=True)
+class TestCommand:
+    """A project's test command and what runs behind it.
+
+    ``kind`` is pytest, node, vitest, jest, ``custom`` (a command with ``{files}``) or
+    ``whole`` (an unknown runner that runs the whole suite). ``prefix`` calls the runner
+    directly; ``wrapper`` is npm, pnpm or yarn when ``base`` runs a package script.
+    """
+
+    __test__ = False
+
+    base: str
+    kind: str
+    prefix: str = ""
+    wrapper: str | None = None
+
+    @property
+    def has_evidence(self) -> bool:
+        """Whether the check can prove that tests ran (a known runner, or ``{junit}``)."""
+        return self.kind in CHECK_RUNNER or REPORT in self.base
+
+    def runnable(self, test_files: list[str]) -> list[str]:
+        """The test files to hand to the runner (helpers and fixtures left out)."""
+        if self.kind == "pytest":
+            return [
+                f
+                for f in test_files
+                if f.endswith(".py") and PurePosixPath(f).name not in ("conftest.py", "__init__.py")
+            ]
+        if self.kind in DIRECT:
+            return [f for f in test_files if PurePosixPath(f).suffix in JS_SUFFIXES]
+        return list(test_files)
+
+    def proof(self, files: list[str]) -> str:
+        """The project's command scoped to ``files`` (``{junit}`` marks the report path)."""
+        quoted = shlex.join(files)
+        if self.kind in ("custom", "whole"):
+            return self.base.replace("{files}", quoted)
+        flags = shlex.join(REPORT_FLAGS[self.kind])
+        if self.wrapper == "npm":
+            return f"{self.base} -- {flags} {quoted}"
+        if self.wrapper is not None:
+            return f"{self.base} {flags} {quoted}"
+        return f"{self.prefix} {flags} {quoted}"
+
+    def check(self, files: list[str]) -> tuple[str, str]:
+        """The saved check ``(command, check runner)``: the runner called directly."""
+        if self.kind in CHECK_RUNNER:
+            return (
+                f"{self.prefix} {shlex.join(REPORT_FLAGS[self.kind])} {shlex.join(files)}",
+                CHECK_RUNNER[self.kind],
+            )
+        if REPORT in self.base:
+            return self.base.replace("{files}", shlex.join(files)), "junit"
+        raise UsageError(
+            f"the check cannot prove that tests ran with '{self.base}': "
+            "give --test-command with {junit} where the runner writes JUnit XML"
+        )
+
+    def config_files(self) -> list[str]:
+        """The runner's configuration files, protected in every task."""
+        return list(CONFIG_FILES.get(self.kind, []))
+
+
+def classify(command: str, package_json: str | None) -> TestCommand:
+    """What runs behind ``command``; ``package_json`` is the project's, for npm scripts."""
+    if "{files}" in command:
+        return TestCommand(command, "custom")
+    words = shlex.split(command)
+    direct = _runner_kind(words)
+    if direct:
+        return TestCommand(command, direct[0], direct[1])
+    if words and words[0] in WRAPPERS and len(words) >= 2:
+        name = words[2] if words[1] in ("run", "run-script") and len(words) > 2 else words[1]
+        script = _scripts(package_json).get(name, "")
+        inner = _runner_kind(shlex.split(script)) if script else None
+        if inner:
+            return TestCommand(command, inner[0], inner[1], wrapper=words[0])
+    return TestCommand(command, "whole")
+
+
+def _scripts(package_json: str | None) -> dict[str, str]:
+    try:
+        data = json.loads(package_json or "{}")
+    except json.JSONDecodeError:
+        return {}
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    return (
+        {k: v for k, v in scripts.items() if isinstance(v, str)}
+        if isinstance(scripts, dict)
+        else {}
+    )
+
+
+def detect(package_json: str | None, tree: set[str], venv_python: str | None) -> str:
+    """The project's test command: its package ``test`` script, else pytest, else an error."""
+    test_script = _scripts(package_json).get("test", "")
+    if test_script and NPM_PLACEHOLDER not in test_script:
+        if "pnpm-lock.yaml" in tree:
+            return "pnpm test"
+        return "yarn test" if "yarn.lock" in tree else "npm test"
+    python_markers = {
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "pytest.ini",
+        "tox.ini",
+        "conftest.py",
+    }
+    if python_markers & tree or any(
+        PurePosixPath(p).name.startswith("test_") and p.endswith(".py") for p in tree
+    ):
+        return f"{venv_python or 'python3'} -m pytest"
+    raise UsageError("no test command found in this project: give --test-command")

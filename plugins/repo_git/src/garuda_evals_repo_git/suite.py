@@ -1,0 +1,84 @@
+"""``garuda eval -s repo``: the saved repo suite of the current project, run like any suite."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from garuda_evals.errors import GarudaError, UsageError
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.task import Task
+from garuda_evals.suites.base import Suite
+
+from garuda_evals_repo_git.deps import dependency_folders, tracked_files
+from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head
+from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite
+from garuda_evals_repo_git.tasks import to_task
+from garuda_evals_repo_git.workspace import build_workspace
+
+NAME = "repo"
+
+
+class RepoSuite(Suite):
+    """Tasks mined from this project's history; the workspace never sees the future."""
+
+    name = NAME
+    description = "tasks mined from this project's git history (garuda eval --from-git)"
+
+    def __init__(self, root: Path, saved: RepoSuiteFile) -> None:
+        self.root = root
+        self.saved = saved
+        self._by_id: dict[str, RepoTask] = {t.id: t for t in saved.tasks}
+        self._tasks: list[Task] | None = None
+        self._linked: dict[str, tuple[Path, ...]] = {}
+        self._dependencies = dependency_folders(root, tracked_files(root, head(root)))
+
+    def tasks(self) -> list[Task]:
+        """Every saved task; a commit that no longer exists is an error naming the task."""
+        if self._tasks is None:
+            for saved in self.saved.tasks:
+                if not commit_exists(self.root, saved.commit) or not commit_exists(
+                    self.root, saved.parent
+                ):
+                    raise GarudaError(
+                        f"task {saved.id}: commit {saved.commit[:12]} is not in {self.root} any more "
+                        "(build the suite again with garuda eval --from-git)"
+                    )
+            self._tasks = [to_task(self.root, saved, NAME) for saved in self.saved.tasks]
+        return self._tasks
+
+    def materialize(self, task: Task, workspace: Path) -> None:
+        """A fresh repository with the parent's tree in one commit, plus the task's test files."""
+        linked = build_workspace(self.root, self._by_id[task.id], workspace, self._dependencies)
+        self._linked[task.id] = tuple(linked)
+
+    def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
+        """Hide the user's checkout and git folder; keep the linked dependency folders readable."""
+        hidden = {self.root, git_dir(self.root)}
+        readable = self._linked.get(task.id) or tuple(
+            (self.root / d).resolve() for d in self._dependencies
+        )
+        return replace(
+            base,
+            hidden=tuple(dict.fromkeys([*base.hidden, *sorted(hidden)])),
+            read_only=tuple(dict.fromkeys([*base.read_only, *readable])),
+        )
+
+    def check_settings(self, settings: RunSettings) -> None:
+        """``--format on`` would format the whole project: refused."""
+        if settings.format == "on":
+            raise UsageError(
+                "the repo suite does not take --format on (it would format the whole project)"
+            )
+
+
+def load_repo_suite(cwd: Path | None = None) -> RepoSuite:
+    """The saved suite of the project that holds ``cwd``; its git root replaces the saved root."""
+    root = git_root(cwd or Path.cwd())
+    path = root / SUITE_FILE
+    if not path.is_file():
+        raise UsageError(f"no repo suite in {root}: build one with garuda eval --from-git")
+    saved = load_suite(path)
+    saved = saved.model_copy(update={"root": str(root)})
+    return RepoSuite(root, saved)

@@ -1,0 +1,78 @@
+"""``.garuda/evals/repo-suite.json``: the saved repo suite (schema version 1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.models.base import Model
+from pydantic import Field, ValidationError
+
+EVALS_DIR = Path(".garuda") / "evals"
+SUITE_FILE = EVALS_DIR / "repo-suite.json"
+SCHEMA_VERSION = 1
+
+
+class RepoTask(Model):
+    """One mined task: the commit, its parent and what the agent is given and checked with."""
+
+    id: str
+    commit: str
+    parent: str
+    subject: str
+    prompt: str
+    test_files: dict[str, str] = Field(description="the commit's test files: path -> content")
+    deleted_tests: list[str] = Field(default_factory=list)
+    check_command: str
+    check_runner: str
+    protected: list[str]
+    fail_to_pass: list[str] = Field(default_factory=list)
+
+
+class RepoSuiteFile(Model):
+    """The whole file: where it was mined, with which command, and the kept tasks."""
+
+    version: Literal[1]
+    root: str
+    head: str
+    test_command: str
+    tasks: list[RepoTask]
+
+
+def write_private(root: Path) -> Path:
+    """Make ``.garuda/evals`` with a ``.gitignore`` of ``*``, so git status stays as it was."""
+    folder = root / EVALS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = root / ".garuda" / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", encoding="utf-8")
+    return folder
+
+
+def save_suite(root: Path, suite: RepoSuiteFile) -> Path:
+    """Write the suite file under ``root`` and return its path."""
+    write_private(root)
+    path = root / SUITE_FILE
+    path.write_text(json.dumps(suite.to_json_dict(), indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def load_suite(path: Path) -> RepoSuiteFile:
+    """Read and validate a suite file; a corrupt or foreign file names the file and the field."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FileFormatError(f"{path}: cannot read: {error.strerror}") from error
+    except json.JSONDecodeError as error:
+        raise FileFormatError(f"{path}: not valid JSON: {error}") from error
+    if isinstance(data, dict) and data.get("version") not in (None, SCHEMA_VERSION):
+        raise FileFormatError(
+            f"{path}: field 'version': {data.get('version')!r} is not {SCHEMA_VERSION} "
+            "(build the suite again with garuda eval --from-git)"
+        )
+    try:
+        return RepoSuiteFile.model_validate(data)
+    except ValidationError as error:
+        raise FileFormatError(describe_validation_error(path, error)) from error

@@ -1,0 +1,78 @@
+"""A kept candidate becomes a saved task; a saved task becomes a runnable Task."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from garuda_evals.models.task import CheckSpec, Solution, Task
+
+from garuda_evals_repo_git.cache import Verdict
+from garuda_evals_repo_git.gitcmd import changes, read_text
+from garuda_evals_repo_git.prompt import task_prompt
+from garuda_evals_repo_git.prove import Candidate
+from garuda_evals_repo_git.rules import is_test_path
+from garuda_evals_repo_git.runners import TestCommand
+from garuda_evals_repo_git.suitefile import RepoTask
+
+CHECK_TIMEOUT_S = 300.0
+ID_LENGTH = 10
+
+
+def repo_task(root: Path, command: TestCommand, candidate: Candidate, verdict: Verdict) -> RepoTask:
+    """The saved form of a kept candidate."""
+    commit = candidate.commit
+    assert commit.parent is not None
+    check, runner = command.check(candidate.run_files)
+    touched = {
+        PurePosixPath(c.path).name
+        for c in changes(root, commit.parent, commit.sha)
+        if not is_test_path(c.path)
+    }
+    configs = [name for name in command.config_files() if name not in touched]
+    tests = sorted(candidate.test_files)
+    return RepoTask(
+        id=commit.sha[:ID_LENGTH],
+        commit=commit.sha,
+        parent=commit.parent,
+        subject=commit.subject,
+        prompt=task_prompt(commit.message, tests, candidate.deleted_tests),
+        test_files=candidate.test_files,
+        deleted_tests=candidate.deleted_tests,
+        check_command=check,
+        check_runner=runner,
+        protected=[*tests, *candidate.deleted_tests, *configs],
+        fail_to_pass=verdict.fail_to_pass,
+    )
+
+
+def solution(root: Path, saved: RepoTask) -> Solution:
+    """The commit's non-test changes, read from the user's repository (never saved to disk)."""
+    files: dict[str, str] = {}
+    delete: list[str] = []
+    for change in changes(root, saved.parent, saved.commit):
+        if is_test_path(change.path):
+            continue
+        if change.status == "D":
+            delete.append(change.path)
+            continue
+        content = read_text(root, saved.commit, change.path)
+        if content is not None:
+            files[change.path] = content
+    return Solution(files=files, delete=delete)
+
+
+def to_task(root: Path, saved: RepoTask, suite: str) -> Task:
+    """The runnable Task of a saved task; its solution is the commit's non-test changes."""
+    return Task(
+        id=saved.id,
+        title=saved.subject,
+        prompt=saved.prompt,
+        suite=suite,
+        files=dict(saved.test_files),
+        check=CheckSpec(
+            command=saved.check_command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S
+        ),
+        protected=list(saved.protected),
+        solution=solution(root, saved),
+        metadata={"commit": saved.commit, "parent": saved.parent},
+    )
