@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from typing import Any
 from pathlib import Path
 
 import anyio
 import pytest
-from garuda_evals.errors import FileFormatError
+from garuda_evals.errors import FileFormatError, UsageError
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.models.settings import RunSettings
 from garuda_evals.testing import self_test
 
 from garuda_evals_repo_git import prove, rules
+from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.suitefile import SUITE_FILE
 
@@ -116,3 +121,91 @@ def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 2, "root": "/x", "head": "y", "tasks": []}))
     with pytest.raises(FileFormatError, match="field 'version': 2 is not 1"):
         load_repo_suite(repo.root)
+
+
+def _git(workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(workspace), *args], capture_output=True, text=True)
+
+
+def test_solution_is_unreachable_from_the_workspace(mined_python: Any, tmp_path: Path) -> None:
+    repo = mined_python.repo
+    suite = load_repo_suite(repo.root)
+    task = next(t for t in suite.tasks() if t.metadata["commit"] == mined_python.shas["power"])
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    suite.materialize(task, workspace)
+    commits = _git(workspace, "log", "--all", "--format=%H").stdout.split()
+    assert len(commits) == 1
+    assert not set(commits) & set(repo.git("rev-list", "--all").split())
+    for sha in (mined_python.shas["power"], mined_python.shas["negate"], repo.head()):
+        assert _git(workspace, "show", sha).returncode != 0
+        assert _git(workspace, "cat-file", "-e", sha).returncode != 0
+    solved_blob = repo.git("rev-parse", f"{mined_python.shas['power']}:src/calc.py").strip()
+    assert _git(workspace, "cat-file", "-e", solved_blob).returncode != 0
+    assert _git(workspace, "remote").stdout == ""
+    assert not (workspace / ".git" / "objects" / "info" / "alternates").exists()
+    assert (workspace / ".git").is_dir()
+    grep = subprocess.run(
+        ["grep", "-r", "-l", "-e", "def power", "-e", str(repo.root), str(workspace)],
+        capture_output=True,
+        text=True,
+    )
+    assert grep.stdout == "", grep.stdout
+    links = [p for p in workspace.rglob("*") if p.is_symlink()]
+    assert [p.name for p in links] == [".venv"]
+    assert not any(str(p.resolve()).startswith(str(repo.root / ".git")) for p in links)
+    assert (workspace / "tests" / "test_power.py").is_file()
+    assert not (workspace / "tests" / "test_legacy.py").exists()
+    assert _git(workspace, "status", "--porcelain").stdout.split() == [
+        "D",
+        "tests/test_legacy.py",
+        "??",
+        "tests/test_power.py",
+    ]
+    base = SandboxPolicy(workspace=workspace)
+    policy = suite.policy(task, base)
+    assert repo.root in policy.hidden and repo.root / ".git" in policy.hidden
+    assert (repo.root / ".venv").resolve() in policy.read_only
+
+
+def test_format_on_is_refused(mined_python: Any) -> None:
+    suite = load_repo_suite(mined_python.repo.root)
+    with pytest.raises(UsageError, match="--format on"):
+        suite.check_settings(RunSettings(format="on"))
+    suite.check_settings(RunSettings(format="off"))
+    assert all(t.check.timeout_s == 300 for t in suite.tasks())
+
+
+def test_moved_checkout_uses_its_own_root(mined_python: Any, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    shutil.copytree(mined_python.repo.root, moved, symlinks=True)
+    suite = load_repo_suite(moved / "tests")
+    assert suite.root == moved.resolve()
+    assert suite.saved.root == str(moved.resolve())
+    task = suite.tasks()[0]
+    assert anyio.run(lambda: self_test(suite, task, solved=True)).passed
+
+
+def test_cache_reproves_only_new_candidates(mined_python: Any, tmp_path: Path, git_repo: Any) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(mined_python.repo.root, copy, symlinks=True)
+    repo = git_repo.__new__(git_repo)
+    repo.root = copy
+    calc = (copy / "src" / "calc.py").read_text()
+    new = repo.commit(
+        "Add square",
+        {
+            "src/calc.py": calc + "\n\ndef square(a):\n    return a * a\n",
+            "tests/test_square.py": "from calc import square\n\n\ndef test_square():\n"
+            "    assert square(4) == 16\n",
+        },
+    )
+    lines: list[str] = []
+    assert GitSuiteBuilder().build({}, cwd=copy, echo=lines.append) == 0
+    proved = [line for line in lines if line.startswith("[") and "(cached)" not in line]
+    cached = [line for line in lines if line.startswith("[") and line.endswith("(cached)")]
+    assert len(proved) == 1 and proved[0].split()[1] == new[:12]
+    assert len(cached) == 7
+    saved = json.loads((copy / SUITE_FILE).read_text())
+    assert [t["commit"] for t in saved["tasks"]][0] == new
+    assert len(saved["tasks"]) == 4

@@ -27,6 +27,8 @@ def clean_message(message: str) -> str:
         line = HASH.sub("", line)
         lines.append(re.sub(r"[ \t]{2,}", " ", line).rstrip())
     text = "\n".join(lines).strip()
+    text = re.sub(r"\(\s*\)|<\s*>", "", text)
+    text = re.sub(r"[ \t]+([,.;:])", r"\1", text)
     return re.sub(r"\n{3,}", "\n\n", text)
 
 

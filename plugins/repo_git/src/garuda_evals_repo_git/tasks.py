@@ -8,7 +8,7 @@ from garuda_evals.models.task import CheckSpec, Solution, Task
 
 from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.gitcmd import changes, read_text
-from garuda_evals_repo_git.prompt import task_prompt
+from garuda_evals_repo_git.prompt import clean_message, task_prompt
 from garuda_evals_repo_git.prove import Candidate
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand
@@ -65,7 +65,7 @@ def to_task(root: Path, saved: RepoTask, suite: str) -> Task:
     """The runnable Task of a saved task; its solution is the commit's non-test changes."""
     return Task(
         id=saved.id,
-        title=saved.subject,
+        title=clean_message(saved.subject),
         prompt=saved.prompt,
         suite=suite,
         files=dict(saved.test_files),
