@@ -243,3 +243,97 @@ def mined_python(tmp_path_factory: pytest.TempPathFactory) -> Mined:
 def git_repo() -> type[GitRepo]:
     """The GitRepo class, for tests that build their own repository."""
     return GitRepo
+
+
+def _package(version: str = "1.0.0", deps: str = "") -> str:
+    extra = f',\n  "dependencies": {{{deps}}}' if deps else ""
+    return (
+        f'{{\n  "name": "mathjs",\n  "version": "{version}",\n'
+        f'  "scripts": {{"test": "node --test"}}{extra}\n}}\n'
+    )
+
+
+def _node_test(name: str, call: str, expected: str) -> str:
+    return (
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        f"const {{ {name} }} = require('../src/math.js');\n\n"
+        f"test('{name}', () => {{\n  assert.strictEqual({call}, {expected});\n}});\n"
+    )
+
+
+def _math(*functions: str) -> str:
+    bodies = {
+        "sum": "function sum(a, b) {\n  return a + b;\n}\n",
+        "max": "function max(a, b) {\n  return a > b ? a : b;\n}\n",
+        "min": "function min(a, b) {\n  return a < b ? a : b;\n}\n",
+        "mean": "function mean(xs) {\n  return xs.reduce((s, x) => s + x, 0) / xs.length;\n}\n",
+        "abs": "function abs(a) {\n  return a < 0 ? -a : a;\n}\n",
+        "sign": "function sign(a) {\n  return Math.sign(a);\n}\n",
+    }
+    code = "\n".join(bodies[f] for f in functions)
+    return f"{code}\nmodule.exports = {{ {', '.join(functions)} }};\n"
+
+
+def node_history(repo: GitRepo) -> dict[str, str]:
+    """A ``node --test`` project (npm test): package.json rules, lock files and good commits."""
+    shas: dict[str, str] = {}
+    shas["root"] = repo.commit(
+        "Start mathjs",
+        {
+            ".gitignore": "node_modules\n",
+            "package.json": _package(),
+            "src/math.js": _math("sum"),
+            "test/sum.test.js": _node_test("sum", "sum(1, 2)", "3"),
+        },
+    )
+    shas["max"] = repo.commit(
+        "Add max (#3)",
+        {"src/math.js": _math("sum", "max"), "test/max.test.js": _node_test("max", "max(1, 2)", "2")},
+    )
+    shas["release"] = repo.commit(
+        "Add min for 1.1.0",
+        {
+            "package.json": _package("1.1.0"),
+            "src/math.js": _math("sum", "max", "min"),
+            "test/min.test.js": _node_test("min", "min(1, 2)", "1"),
+        },
+    )
+    shas["dependency"] = repo.commit(
+        "Use left-pad",
+        {
+            "package.json": _package("1.1.0", '"left-pad": "^1.3.0"'),
+            "src/math.js": _math("sum", "max", "min", "abs"),
+            "test/abs.test.js": _node_test("abs", "abs(-2)", "2"),
+        },
+    )
+    shas["lock"] = repo.commit(
+        "Lock and add sign",
+        {
+            "package-lock.json": '{"lockfileVersion": 3}\n',
+            "src/math.js": _math("sum", "max", "min", "abs", "sign"),
+            "test/sign.test.js": _node_test("sign", "sign(-2)", "-1"),
+        },
+    )
+    shas["already"] = repo.commit(
+        "Cover sum with zero",
+        {
+            "src/math.js": _math("sum", "max", "min", "abs", "sign").replace("a + b", "b + a"),
+            "test/sum_zero.test.js": _node_test("sum", "sum(0, 5)", "5"),
+        },
+    )
+    shas["mean"] = repo.commit(
+        "Add mean",
+        {
+            "src/math.js": _math("sum", "max", "min", "abs", "sign", "mean").replace("a + b", "b + a"),
+            "test/mean.test.js": _node_test("mean", "mean([1, 2, 3])", "2"),
+            "docs/api.md": "# API\n\nmean(xs)\n",
+        },
+    )
+    return shas
+
+
+@pytest.fixture(scope="module")
+def mined_node(tmp_path_factory: pytest.TempPathFactory) -> Mined:
+    """The node --test project, mined once per module (npm test is detected)."""
+    repo = GitRepo(tmp_path_factory.mktemp("node") / "mathjs")
+    return mine(repo, node_history(repo), repo.root)

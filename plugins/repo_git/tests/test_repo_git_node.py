@@ -1,0 +1,63 @@
+"""Mining a node --test project through npm test: package.json and lock-file rules."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from typing import Any
+
+import anyio
+import pytest
+from garuda_evals.testing import self_test, skip_or_fail
+
+from garuda_evals_repo_git import prove, rules
+from garuda_evals_repo_git.suite import load_repo_suite
+from garuda_evals_repo_git.suitefile import SUITE_FILE
+
+
+@pytest.fixture(autouse=True)
+def _need_node() -> None:
+    if not (shutil.which("node") and shutil.which("npm")):
+        skip_or_fail("node", "node and npm run the node --test project")
+
+
+def test_node_kept_tasks_and_skip_reasons(mined_node: Any) -> None:
+    assert mined_node.code == 0, mined_node.output
+    saved = json.loads((mined_node.repo.root / SUITE_FILE).read_text())
+    assert saved["testCommand"] == "npm test"
+    assert [t["commit"] for t in saved["tasks"]] == [
+        mined_node.shas["mean"],
+        mined_node.shas["release"],
+        mined_node.shas["max"],
+    ]
+    for reason in (
+        rules.DEPENDENCIES,
+        rules.LOCK_OR_MANIFEST,
+        rules.ROOT_COMMIT,
+        prove.ALREADY_PASS,
+    ):
+        assert f"   1  {reason}" in mined_node.output, (reason, mined_node.output)
+    assert mined_node.repo.state() == mined_node.before
+
+
+def test_node_check_calls_the_runner_directly(mined_node: Any) -> None:
+    saved = json.loads((mined_node.repo.root / SUITE_FILE).read_text())
+    mean = saved["tasks"][0]
+    assert mean["checkCommand"].startswith("node --test ")
+    assert "--test-reporter=junit" in mean["checkCommand"]
+    assert mean["checkCommand"].endswith(" test/mean.test.js")
+    assert mean["checkRunner"] == "junit"
+    assert mean["failToPass"] == ["test::mean"]
+    assert mean["protected"] == ["test/mean.test.js"]
+
+
+def test_node_oracle_passes_and_unsolved_fails(mined_node: Any) -> None:
+    suite = load_repo_suite(mined_node.repo.root)
+    for task in suite.tasks():
+        solved = anyio.run(lambda t=task: self_test(suite, t, solved=True))
+        assert solved.passed, (task.id, solved.reason, solved.check)
+        unsolved = anyio.run(lambda t=task: self_test(suite, t, solved=False))
+        assert not unsolved.passed, task.id
+    release = next(t for t in suite.tasks() if t.metadata["commit"] == mined_node.shas["release"])
+    assert release.solution is not None
+    assert set(release.solution.files) == {"package.json", "src/math.js"}
