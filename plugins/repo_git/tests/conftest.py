@@ -6,6 +6,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -337,3 +338,9 @@ def mined_node(tmp_path_factory: pytest.TempPathFactory) -> Mined:
     """The node --test project, mined once per module (npm test is detected)."""
     repo = GitRepo(tmp_path_factory.mktemp("node") / "mathjs")
     return mine(repo, node_history(repo), repo.root)
+
+
+@pytest.fixture(scope="session")
+def repo_kit() -> SimpleNamespace:
+    """``GitRepo`` and ``mine`` for fixtures in test modules (conftest cannot be imported)."""
+    return SimpleNamespace(GitRepo=GitRepo, mine=mine)
