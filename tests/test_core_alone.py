@@ -26,21 +26,37 @@ def core_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
     uv = _uv()
     subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
     subprocess.run(
-        [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(REPO / "core"), "pytest"],
+        [
+            uv,
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(venv / "bin" / "python"),
+            str(REPO / "core"),
+            "pytest",
+        ],
         check=True,
     )
     return venv / "bin" / "garuda"
 
 
 def run(garuda: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(garuda), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(garuda), *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_plugins_lists_only_core_and_what_to_install(core_only: Path, tmp_path: Path) -> None:
     result = run(core_only, "plugins", cwd=tmp_path)
     assert result.returncode == 0
     assert "garuda-evals 0.1.0" in result.stdout
-    for dist in ("garuda-evals-python", "garuda-evals-node", "garuda-evals-java", "garuda-evals-agent"):
+    for dist in (
+        "garuda-evals-python",
+        "garuda-evals-node",
+        "garuda-evals-java",
+        "garuda-evals-agent",
+    ):
         assert f"  {dist}" in result.stdout.split("not installed:")[1]
 
 
@@ -55,12 +71,17 @@ def test_list_says_what_to_install(core_only: Path, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["-s", "python", "--agent", "oracle"], "unknown suite (install garuda-evals-python)"),
-        (["-s", str(MINI), "--agent", "oracle", "--executor", "os"], "install garuda-evals-sandbox-bwrap"),
+        (
+            ["-s", str(MINI), "--agent", "oracle", "--executor", "os"],
+            "install garuda-evals-sandbox-bwrap",
+        ),
         (["-s", str(MINI), "-m", "anthropic/x"], "install garuda-evals-agent"),
         (["--from-git"], "--from-git needs a git suite builder (install garuda-evals-repo-git)"),
     ],
 )
-def test_missing_plugins_are_named(core_only: Path, tmp_path: Path, args: list[str], message: str) -> None:
+def test_missing_plugins_are_named(
+    core_only: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
     result = run(core_only, "eval", *args, cwd=tmp_path)
     assert result.returncode == 1
     assert message in result.stderr
