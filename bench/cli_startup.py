@@ -33,7 +33,9 @@ def main() -> None:
     b, h = statistics.median(bare), statistics.median(helps)
     print(f"python -c pass : {b:7.1f} ms (median of {runs})")
     print(f"garuda --help  : {h:7.1f} ms (median of {runs})")
-    print(f"ratio          : {h / b:7.2f}x  (garuda --help costs {h - b:.0f} ms over a bare interpreter)")
+    print(
+        f"ratio          : {h / b:7.2f}x  (garuda --help costs {h - b:.0f} ms over a bare interpreter)"
+    )
 
 
 if __name__ == "__main__":
