@@ -6,6 +6,20 @@ import pytest
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.suites.base import Suite
 
+TASK_IDS = [
+    "shared-mutable-default",
+    "last-short-chunk",
+    "rename-across-modules",
+    "duration-from-tests",
+    "equal-scores-order",
+]
+
+
+@pytest.fixture(scope="session")
+def task_ids() -> list[str]:
+    """The python suite's task ids, in order: stable, since reports are compared by them."""
+    return list(TASK_IDS)
+
 
 @pytest.fixture(scope="session")
 def registry() -> PluginRegistry:
