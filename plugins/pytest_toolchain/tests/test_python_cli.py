@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,22 @@ def test_list_shows_the_suite_and_its_toolchain(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     python_line = next(line for line in done.stdout.splitlines() if line.split()[:1] == ["python"])
     assert "5 tasks" in python_line and "needs pytest" in python_line
+
+
+def test_missing_pytest_stops_the_run_before_any_task(tmp_path: Path) -> None:
+    bare = tmp_path / "bare-venv"
+    base_python = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base_python, "-m", "venv", "--without-pip", str(bare)], check=True)
+    done = subprocess.run(
+        [str(GARUDA), "eval", "--agent", "oracle", "-s", "python", "--executor", "host"],
+        cwd=tmp_path,
+        env={**os.environ, "VIRTUAL_ENV": str(bare)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "toolchain pytest is not ready" in done.stderr
+    assert "pip install 'pytest>=7'" in done.stderr
+    assert "No module named pytest" in done.stderr
+    assert "PASS" not in done.stdout and "start:" not in done.stderr
