@@ -73,7 +73,9 @@ class CommandAgentFactory(AgentFactory):
     def check_settings(self, settings: RunSettings) -> None:
         """Needs --agent-command; the model flags belong to the command itself."""
         if not settings.agent_command:
-            raise UsageError("--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)")
+            raise UsageError(
+                "--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)"
+            )
         refuse_model_flags(self.name, settings)
 
     def describe(self, settings: RunSettings) -> dict[str, str]:

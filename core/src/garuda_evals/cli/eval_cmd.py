@@ -15,12 +15,28 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 @click.command("eval")
 @click.option("-m", "--model", help="model spec provider/model (default: $GARUDA_MODEL)")
-@click.option("-s", "--suite", "suites", multiple=True, help="basic|hard|java|python|all|repo or a folder (repeatable)")
-@click.option("-t", "--task", "task_ids", multiple=True, help="task ids to run (repeatable, or comma-separated)")
+@click.option(
+    "-s",
+    "--suite",
+    "suites",
+    multiple=True,
+    help="basic|hard|java|python|all|repo or a folder (repeatable)",
+)
+@click.option(
+    "-t",
+    "--task",
+    "task_ids",
+    multiple=True,
+    help="task ids to run (repeatable, or comma-separated)",
+)
 @click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True)
 @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--executor", type=click.Choice(["auto", "os", "host"]), default="auto", show_default=True)
-@click.option("--agent", help="oracle, noop, command, or an installed agent (default: the model agent)")
+@click.option(
+    "--executor", type=click.Choice(["auto", "os", "host"]), default="auto", show_default=True
+)
+@click.option(
+    "--agent", help="oracle, noop, command, or an installed agent (default: the model agent)"
+)
 @click.option("--agent-command", help="with --agent command: the shell command to run per task")
 @click.option("--agent-env", multiple=True, help="with --agent command: pass this variable through")
 @click.option("--max-steps", type=click.IntRange(1), default=None)
@@ -34,9 +50,13 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--keep-thinking", type=ON_OFF, default=None)
 @click.option("--format", "format_", type=ON_OFF, default=None)
 @click.option("--batch", type=ON_OFF, default=None)
-@click.option("--report-format", default="table", show_default=True, help="table, json, or a plugin's")
+@click.option(
+    "--report-format", default="table", show_default=True, help="table, json, or a plugin's"
+)
 @click.option("--prepare", metavar="TOOLCHAIN", help="prepare a toolchain (java, python) and exit")
-@click.option("--from-git", is_flag=True, help="build the repo suite from this project's git history")
+@click.option(
+    "--from-git", is_flag=True, help="build the repo suite from this project's git history"
+)
 @click.option("--commits", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--since", default=None, help="with --from-git: only commits since this date")
 @click.option("--max-tasks", type=click.IntRange(1), default=30, show_default=True)

@@ -74,7 +74,9 @@ def dispatch(options: Mapping[str, Any], *, cwd: Path) -> int:
 def _build_from_git(registry: PluginRegistry, options: Mapping[str, Any], cwd: Path) -> int:
     builders = registry.collect("garuda_suite_builders")
     if "git" not in builders:
-        raise UsageError(f"--from-git needs a git suite builder{install_hint(SUITE_BUILDERS, 'git')}")
+        raise UsageError(
+            f"--from-git needs a git suite builder{install_hint(SUITE_BUILDERS, 'git')}"
+        )
     builder = builders["git"].record.load()
     builder_options = {name: options[name] for name in BUILDER_FLAGS}
     builder_options["parallel"] = options["parallel"]

@@ -45,7 +45,9 @@ def print_listing(registry: PluginRegistry) -> int:
         except GarudaError as error:
             count, needs = f"not available: {error}", list(registered.record.requires)
         needs_text = f" · needs {', '.join(needs)}" if needs else ""
-        click.echo(f"  {name:<8} {count}{needs_text} · {registered.record.description} ({registered.distribution})")
+        click.echo(
+            f"  {name:<8} {count}{needs_text} · {registered.record.description} ({registered.distribution})"
+        )
     missing = sorted({dist for name, dist in SUITES.items() if name not in suites})
     for dist in missing:
         names = ", ".join(n for n, d in SUITES.items() if d == dist)

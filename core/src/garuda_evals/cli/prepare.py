@@ -15,7 +15,9 @@ async def prepare(registry: PluginRegistry, name: str) -> int:
     records = registry.collect("garuda_toolchains")
     if name not in records:
         choices = ", ".join(sorted(records)) or "none installed"
-        raise UsageError(f"--prepare {name}: unknown toolchain{install_hint(TOOLCHAINS, name)}; choose one of: {choices}")
+        raise UsageError(
+            f"--prepare {name}: unknown toolchain{install_hint(TOOLCHAINS, name)}; choose one of: {choices}"
+        )
     toolchain = records[name].record.load()
     click.echo(f"preparing {toolchain.name}: {toolchain.prepare_command or 'nothing to prepare'}")
     prepared, output, status = await prepare_toolchain(toolchain)

@@ -54,4 +54,4 @@ def choose_executor(mode: str) -> Choice:
     why = "; ".join(refusals) if refusals else f"no OS sandbox installed ({_install_hint()})"
     if mode == "os":
         raise UsageError(f"--executor os: {why}")
-    return Choice(HostBackend(), f"no working OS sandbox ({why}); commands run on the host")
+    return Choice(HostBackend(), f"{why}; commands run on the host")

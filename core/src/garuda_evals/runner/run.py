@@ -13,7 +13,7 @@ from garuda_evals.runner.selection import Selected
 from garuda_evals.runner.task_run import Job, TaskContext, run_job
 
 
-def plan_jobs(selected: list[Selected], repeat: int, run_dir: Path) -> list[Job]:
+def plan_jobs(selected: list[Selected], repeats: int, run_dir: Path) -> list[Job]:
     """Every task ``repeat`` times, in task order; transcripts named ``<task>[-n].jsonl``.
 
     Task ids that occur in two suites get the suite as a prefix, so transcripts never clash.
@@ -22,7 +22,7 @@ def plan_jobs(selected: list[Selected], repeat: int, run_dir: Path) -> list[Job]
     jobs: list[Job] = []
     for item in selected:
         stem = item.task.id if ids.count(item.task.id) == 1 else f"{item.task.suite}.{item.task.id}"
-        for repeat in range(1, repeat + 1):
+        for repeat in range(1, repeats + 1):
             path = run_dir / transcript_name(stem, repeat)
             jobs.append(Job(index=len(jobs), item=item, repeat=repeat, transcript=path))
     return jobs

@@ -71,7 +71,9 @@ def select(registry: PluginRegistry, requested: list[str], task_ids: list[str]) 
         unknown = [t for t in task_ids if t not in known]
         if unknown:
             listing = ", ".join(sorted(known)[:30])
-            raise UsageError(f"-t {unknown[0]}: no such task in the chosen suites; tasks: {listing}")
+            raise UsageError(
+                f"-t {unknown[0]}: no such task in the chosen suites; tasks: {listing}"
+            )
         chosen = [item for item in chosen if item.task.id in task_ids]
     if not chosen:
         raise GarudaError("no tasks to run")

@@ -1,4 +1,4 @@
-"""One ``garuda eval`` run, from flags to report.json: everything is checked before any agent call."""
+"""One ``garuda eval`` run, from flags to report.json; every input is checked before any agent call."""
 
 from __future__ import annotations
 
@@ -138,7 +138,9 @@ async def run_eval(
         live.result(tag(job), result)
         registry.notify("garuda_task_finished", result=result)
 
-    context = TaskContext(settings=settings, agent=agent, backend=choice.backend, runners=runners, emit=emit)
+    context = TaskContext(
+        settings=settings, agent=agent, backend=choice.backend, runners=runners, emit=emit
+    )
     agent_description = dict(factory.describe(settings))
     registry.notify(
         "garuda_run_started",
@@ -150,7 +152,9 @@ async def run_eval(
     with anyio.CancelScope() as scope:
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
-            await run_jobs(jobs, context, parallel=settings.parallel, results=results, on_result=on_result)
+            await run_jobs(
+                jobs, context, parallel=settings.parallel, results=results, on_result=on_result
+            )
             group.cancel_scope.cancel()
     live.finish()
     finished_results = [r for r in results if r is not None]
@@ -172,4 +176,3 @@ async def run_eval(
     stdout.write(formatter.render(report))
     print(f"report: {path}", file=stderr)
     return EvalOutcome(report, path, exit_code(finished_results, state["interrupted"]))
-
