@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.suites.base import Suite
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.errors import FileFormatError
 from garuda_evals.plugins.manager import PluginRegistry

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import anyio
+
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite

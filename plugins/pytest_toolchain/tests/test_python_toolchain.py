@@ -8,10 +8,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from packaging.version import Version
+
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.probe import prepare_toolchain, probe_toolchain
 from garuda_evals_python.toolchain import PYTEST_MIN_VERSION, pytest_toolchain
-from packaging.version import Version
 
 
 def test_the_record_loads_the_toolchain(registry: PluginRegistry) -> None:
