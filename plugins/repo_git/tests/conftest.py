@@ -343,4 +343,6 @@ def mined_node(tmp_path_factory: pytest.TempPathFactory) -> Mined:
 @pytest.fixture(scope="session")
 def repo_kit() -> SimpleNamespace:
     """``GitRepo`` and ``mine`` for fixtures in test modules (conftest cannot be imported)."""
-    return SimpleNamespace(GitRepo=GitRepo, mine=mine)
+    return SimpleNamespace(
+        GitRepo=GitRepo, mine=mine, node_history=node_history, python_history=python_history
+    )
