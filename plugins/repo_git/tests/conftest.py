@@ -6,8 +6,8 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -85,7 +85,7 @@ pythonpath = ["src"]
 """
 CALC = "def add(a, b):\n    return a + b\n"
 TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-FLAKY_TEST = '''from pathlib import Path
+FLAKY_TEST = """from pathlib import Path
 
 from calc import multiply
 
@@ -96,7 +96,7 @@ def test_multiply():
     counter.write_text(str(runs + 1))
     assert multiply(2, 3) == 6
     assert runs % 2 == 0, "fails every second run"
-'''
+"""
 
 
 def python_history(repo: GitRepo) -> dict[str, str]:
@@ -142,7 +142,10 @@ def python_history(repo: GitRepo) -> dict[str, str]:
     many = {f"src/mod{i}.py": f"VALUE = {i}\n" for i in range(11)}
     shas["too_many"] = repo.commit(
         "Add many modules",
-        {**many, "tests/test_mods.py": "import mod0\n\n\ndef test_mod():\n    assert mod0.VALUE == 0\n"},
+        {
+            **many,
+            "tests/test_mods.py": "import mod0\n\n\ndef test_mod():\n    assert mod0.VALUE == 0\n",
+        },
     )
     shas["binary"] = repo.commit(
         "Add a logo",
@@ -154,8 +157,9 @@ def python_history(repo: GitRepo) -> dict[str, str]:
     shas["manifest"] = repo.commit(
         "Depend on attrs",
         {
-            "pyproject.toml": PYPROJECT.replace('version = "0.1.0"', 'version = "0.1.0"\n'
-                                                'dependencies = ["attrs"]'),
+            "pyproject.toml": PYPROJECT.replace(
+                'version = "0.1.0"', 'version = "0.1.0"\ndependencies = ["attrs"]'
+            ),
             "src/calc.py": calc_now + "\n# uses attrs\n",
             "tests/test_attrs.py": "def test_attrs():\n    assert True\n",
         },
@@ -163,7 +167,9 @@ def python_history(repo: GitRepo) -> dict[str, str]:
     calc_now += "\n# uses attrs\n"
     shas["only_tests"] = repo.commit(
         "Test add with negatives",
-        {"tests/test_neg.py": "from calc import add\n\n\ndef test_neg():\n    assert add(-1, -1) == -2\n"},
+        {
+            "tests/test_neg.py": "from calc import add\n\n\ndef test_neg():\n    assert add(-1, -1) == -2\n"
+        },
     )
     shas["broken"] = repo.commit(
         "Add halve",
@@ -289,7 +295,10 @@ def node_history(repo: GitRepo) -> dict[str, str]:
     )
     shas["max"] = repo.commit(
         "Add max (#3)",
-        {"src/math.js": _math("sum", "max"), "test/max.test.js": _node_test("max", "max(1, 2)", "2")},
+        {
+            "src/math.js": _math("sum", "max"),
+            "test/max.test.js": _node_test("max", "max(1, 2)", "2"),
+        },
     )
     shas["release"] = repo.commit(
         "Add min for 1.1.0",
@@ -325,7 +334,9 @@ def node_history(repo: GitRepo) -> dict[str, str]:
     shas["mean"] = repo.commit(
         "Add mean",
         {
-            "src/math.js": _math("sum", "max", "min", "abs", "sign", "mean").replace("a + b", "b + a"),
+            "src/math.js": _math("sum", "max", "min", "abs", "sign", "mean").replace(
+                "a + b", "b + a"
+            ),
             "test/mean.test.js": _node_test("mean", "mean([1, 2, 3])", "2"),
             "docs/api.md": "# API\n\nmean(xs)\n",
         },

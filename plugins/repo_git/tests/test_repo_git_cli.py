@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from garuda_evals.testing import skip_or_fail
 
 
@@ -49,7 +48,9 @@ def test_from_git_then_oracle_passes_and_noop_fails(tmp_path: Path, repo_kit: An
     assert len(results) == 3
     assert {r["status"] for r in results} == {"FAIL"}
 
-    task_id = json.loads((repo.root / ".garuda/evals/repo-suite.json").read_text())["tasks"][0]["id"]
+    task_id = json.loads((repo.root / ".garuda/evals/repo-suite.json").read_text())["tasks"][0][
+        "id"
+    ]
     one = _garuda(repo.root, "-s", "repo", "-t", task_id, "--agent", "oracle", "--executor", "host")
     assert one.returncode == 0, one.stdout + one.stderr
     assert [r["task"] for r in _report(repo.root, one.stderr)["results"]] == [task_id]

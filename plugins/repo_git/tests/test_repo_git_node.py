@@ -8,8 +8,8 @@ from typing import Any
 
 import anyio
 import pytest
-from garuda_evals.testing import self_test, skip_or_fail
 
+from garuda_evals.testing import self_test, skip_or_fail
 from garuda_evals_repo_git import prove, rules
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.suitefile import SUITE_FILE

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
+
 from garuda_evals.errors import FileFormatError, UsageError
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.testing import self_test
-
 from garuda_evals_repo_git import prove, rules
 from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
@@ -25,7 +25,11 @@ def test_kept_tasks_and_every_skip_reason(mined_python: Any) -> None:
     assert mined_python.code == 0, mined_python.output
     saved = json.loads((mined_python.repo.root / SUITE_FILE).read_text())
     kept = [task["commit"] for task in saved["tasks"]]
-    assert kept == [mined_python.shas["negate"], mined_python.shas["power"], mined_python.shas["subtract"]]
+    assert kept == [
+        mined_python.shas["negate"],
+        mined_python.shas["power"],
+        mined_python.shas["subtract"],
+    ]
     assert saved["testCommand"] == ".venv/bin/python -m pytest"
     out = mined_python.output
     assert "on the host, with no sandbox" in out
@@ -49,7 +53,10 @@ def test_kept_tasks_and_every_skip_reason(mined_python: Any) -> None:
 
 
 def test_first_failure_at_a_commit_is_shown(mined_python: Any) -> None:
-    assert f"First failure at a commit ({mined_python.shas['broken'][:12]} Add halve)" in mined_python.output
+    assert (
+        f"First failure at a commit ({mined_python.shas['broken'][:12]} Add halve)"
+        in mined_python.output
+    )
     assert "assert 2.5 == 2" in mined_python.output
 
 
@@ -60,7 +67,10 @@ def test_checkout_head_and_index_unchanged(mined_python: Any) -> None:
 def test_saved_task_shape(mined_python: Any) -> None:
     saved = json.loads((mined_python.repo.root / SUITE_FILE).read_text())
     power = next(t for t in saved["tasks"] if t["commit"] == mined_python.shas["power"])
-    assert power["parent"] == mined_python.repo.git("rev-parse", f"{mined_python.shas['power']}^").strip()
+    assert (
+        power["parent"]
+        == mined_python.repo.git("rev-parse", f"{mined_python.shas['power']}^").strip()
+    )
     assert power["deletedTests"] == ["tests/test_legacy.py"]
     assert list(power["testFiles"]) == ["tests/test_power.py"]
     assert power["failToPass"] == ["tests.test_power::test_power"]
@@ -69,7 +79,14 @@ def test_saved_task_shape(mined_python: Any) -> None:
     assert {"tests/test_power.py", "tests/test_legacy.py", "conftest.py"} <= set(power["protected"])
     prompt = power["prompt"]
     assert prompt.startswith("Add power and drop legacy")
-    for leak in ("#45", "#44", "https://", "1a2b3c4d", "Signed-off-by", mined_python.shas["power"][:7]):
+    for leak in (
+        "#45",
+        "#44",
+        "https://",
+        "1a2b3c4d",
+        "Signed-off-by",
+        mined_python.shas["power"][:7],
+    ):
         assert leak not in prompt
     assert "- tests/test_power.py" in prompt
     assert "Do not change these test files." in prompt
@@ -110,13 +127,13 @@ def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     path = repo.root / SUITE_FILE
     path.parent.mkdir(parents=True)
     path.write_text("{not json")
-    with pytest.raises(FileFormatError, match="repo-suite.json: not valid JSON"):
+    with pytest.raises(FileFormatError, match=r"repo-suite\.json: not valid JSON"):
         load_repo_suite(repo.root)
     path.write_text(json.dumps({"version": 1, "root": "/x", "head": "y", "tasks": []}))
-    with pytest.raises(FileFormatError, match="repo-suite.json: field 'testCommand'"):
+    with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'testCommand'"):
         load_repo_suite(repo.root)
     path.write_text(json.dumps({"runId": "r1", "results": []}))
-    with pytest.raises(FileFormatError, match="repo-suite.json: field 'version'"):
+    with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'version'"):
         load_repo_suite(repo.root)
     path.write_text(json.dumps({"version": 2, "root": "/x", "head": "y", "tasks": []}))
     with pytest.raises(FileFormatError, match="field 'version': 2 is not 1"):
@@ -186,7 +203,9 @@ def test_moved_checkout_uses_its_own_root(mined_python: Any, tmp_path: Path) -> 
     assert anyio.run(lambda: self_test(suite, task, solved=True)).passed
 
 
-def test_cache_reproves_only_new_candidates(mined_python: Any, tmp_path: Path, git_repo: Any) -> None:
+def test_cache_reproves_only_new_candidates(
+    mined_python: Any, tmp_path: Path, git_repo: Any
+) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(mined_python.repo.root, copy, symlinks=True)
     repo = git_repo.__new__(git_repo)
@@ -207,5 +226,5 @@ def test_cache_reproves_only_new_candidates(mined_python: Any, tmp_path: Path, g
     assert len(proved) == 1 and proved[0].split()[1] == new[:12]
     assert len(cached) == 7
     saved = json.loads((copy / SUITE_FILE).read_text())
-    assert [t["commit"] for t in saved["tasks"]][0] == new
+    assert saved["tasks"][0]["commit"] == new
     assert len(saved["tasks"]) == 4

@@ -10,8 +10,8 @@ from typing import Any
 
 import anyio
 import pytest
-from garuda_evals.testing import self_test, skip_or_fail
 
+from garuda_evals.testing import self_test, skip_or_fail
 from garuda_evals_repo_git import prove
 
 VITEST = "vitest@2.1.9"
@@ -48,7 +48,9 @@ def _test(name: str, call: str, expected: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def mined_vitest(vitest_modules: Path, tmp_path_factory: pytest.TempPathFactory, repo_kit: Any) -> Any:
+def mined_vitest(
+    vitest_modules: Path, tmp_path_factory: pytest.TempPathFactory, repo_kit: Any
+) -> Any:
     """A vitest project (npm test runs vitest run) with its node_modules linked from the cache."""
     repo = repo_kit.GitRepo(tmp_path_factory.mktemp("vitest") / "strings")
     shas = {
@@ -102,7 +104,9 @@ def test_vitest_oracle_passes_unsolved_and_config_cheat_fail(mined_vitest: Any) 
     assert not anyio.run(lambda: self_test(suite, task, solved=False)).passed
 
     def cheat(workspace: Path) -> None:
-        (workspace / "vitest.config.js").write_text("export default { test: { passWithNoTests: true } }\n")
+        (workspace / "vitest.config.js").write_text(
+            "export default { test: { passWithNoTests: true } }\n"
+        )
 
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=cheat))
     assert not verdict.passed

@@ -9,16 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from garuda_evals.suitebuilder import SuiteBuilder
 
-from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals.suitebuilder import SuiteBuilder
+from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import dependency_folders, tracked_files
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
-from garuda_evals_repo_git.mining import Outcome, mine
+from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.runners import classify, detect
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, save_suite
+from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
 DEFAULTS = {"commits": 200, "since": None, "max_tasks": 30, "test_command": None, "parallel": 1}
@@ -77,53 +78,22 @@ class GitSuiteBuilder(SuiteBuilder):
             mine, prover, candidates, cache, int(opts["max_tasks"]), int(opts["parallel"]), echo
         )
         cache.save()
-        return self._finish(root, sha, base, command, candidates, outcomes, skipped, opts, echo)
-
-    def _finish(
-        self,
-        root,
-        sha,
-        base,
-        command,
-        candidates,
-        outcomes: dict[str, Outcome],
-        skipped,
-        opts,
-        echo,
-    ) -> int:  # type: ignore[no-untyped-def]
-        kept: list[tuple[Candidate, Verdict]] = []
-        first_failure: Outcome | None = None
-        for candidate in candidates:
-            outcome = outcomes.get(candidate.commit.sha)
-            if outcome is None:
-                continue
-            if outcome.verdict.reason is None:
-                if len(kept) < int(opts["max_tasks"]):
-                    kept.append((candidate, outcome.verdict))
-                continue
-            skipped[outcome.verdict.reason] += 1
-            if first_failure is None and outcome.verdict.failure_tail:
-                first_failure = outcome
-        if first_failure is not None:
-            commit = first_failure.candidate.commit
-            echo(f"\nFirst failure at a commit ({commit.sha[:12]} {commit.subject}):")
-            echo(
-                "\n".join(f"  | {line}" for line in first_failure.verdict.failure_tail.splitlines())
-            )
-        tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
-        proved = len(outcomes)
-        echo(
-            f"\nKept {len(tasks)} task(s) of {proved} candidate(s) proved ({len(candidates)} after the file rules)."
+        kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
+        print_summary(
+            echo,
+            kept=len(kept),
+            proved=len(outcomes),
+            candidates=len(candidates),
+            skipped=skipped,
+            first_failure=first_failure,
         )
-        if skipped:
-            echo("Skipped:")
-            for reason, count in sorted(skipped.items(), key=lambda item: (-item[1], item[0])):
-                echo(f"  {count:4d}  {reason}")
-        if not tasks:
+        if not kept:
             echo("No task was kept; nothing saved.")
             return 1
-        suite = RepoSuiteFile(version=1, root=str(root), head=sha, test_command=base, tasks=tasks)
-        save_suite(root, suite)
+        tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+        save_suite(
+            root, RepoSuiteFile(version=1, root=str(root), head=sha, test_command=base, tasks=tasks)
+        )
         echo(f"Saved {SUITE_FILE}. Run it with: garuda eval -s repo")
         return 0
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from garuda_evals.models.base import Model
 from pydantic import Field, ValidationError
 
+from garuda_evals.models.base import Model
 from garuda_evals_repo_git.suitefile import EVALS_DIR, write_private
 
 CACHE_FILE = EVALS_DIR / "repo-cache.json"

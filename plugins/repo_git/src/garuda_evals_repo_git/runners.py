@@ -27,7 +27,12 @@ REPORT_FLAGS = {
         "--test-reporter=junit",
         f"--test-reporter-destination={REPORT}",
     ],
-    "vitest": ["--no-cache", "--reporter=default", "--reporter=junit", f"--outputFile.junit={REPORT}"],
+    "vitest": [
+        "--no-cache",
+        "--reporter=default",
+        "--reporter=junit",
+        f"--outputFile.junit={REPORT}",
+    ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
 }
 DIRECT = {

@@ -10,7 +10,6 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.suites.base import Suite
-
 from garuda_evals_repo_git.deps import dependency_folders, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field, ValidationError
+
 from garuda_evals.errors import FileFormatError, describe_validation_error
 from garuda_evals.models.base import Model
-from pydantic import Field, ValidationError
 
 EVALS_DIR = Path(".garuda") / "evals"
 SUITE_FILE = EVALS_DIR / "repo-suite.json"

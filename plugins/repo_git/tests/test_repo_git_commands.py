@@ -1,0 +1,172 @@
+"""Test commands: detection, scoping per runner, the direct check, and the give-away filter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from garuda_evals.errors import UsageError
+from garuda_evals.executors.base import CommandResult
+from garuda_evals_repo_git.prompt import clean_message
+from garuda_evals_repo_git.reports import JestJsonCheckRunner, fail_to_pass, read_results
+from garuda_evals_repo_git.rules import dependency_change, is_doc_path, is_test_path
+from garuda_evals_repo_git.runners import classify, detect
+
+FILES = ["test/a.test.js", "test/b c.test.js"]
+
+
+def _package(script: str) -> str:
+    return json.dumps({"scripts": {"test": script}})
+
+
+@pytest.mark.parametrize(
+    ("command", "script", "proof"),
+    [
+        (
+            "npm test",
+            "node --test",
+            "npm test -- --test-reporter=spec --test-reporter-destination=stdout "
+            "--test-reporter=junit '--test-reporter-destination={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
+            "pnpm test",
+            "vitest run",
+            "pnpm test --no-cache --reporter=default --reporter=junit "
+            "'--outputFile.junit={junit}' test/a.test.js 'test/b c.test.js'",
+        ),
+        (
+            "yarn test",
+            "jest --coverage",
+            "yarn test --ci --json '--outputFile={junit}' test/a.test.js 'test/b c.test.js'",
+        ),
+        (
+            "node --test",
+            None,
+            "node --test --test-reporter=spec --test-reporter-destination=stdout "
+            "--test-reporter=junit '--test-reporter-destination={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
+            "npx vitest",
+            None,
+            "node_modules/.bin/vitest run --no-cache --reporter=default --reporter=junit "
+            "'--outputFile.junit={junit}' test/a.test.js 'test/b c.test.js'",
+        ),
+        (
+            "npx jest",
+            None,
+            "node_modules/.bin/jest --ci --json '--outputFile={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
+            "mocha --reporter xunit --reporter-option output={junit} {files}",
+            None,
+            "mocha --reporter xunit --reporter-option output={junit} test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+    ],
+)
+def test_scoped_proof_per_runner(command: str, script: str | None, proof: str) -> None:
+    tc = classify(command, _package(script) if script else None)
+    assert tc.proof(FILES) == proof
+
+
+def test_check_calls_the_runner_directly() -> None:
+    npm = classify("npm run unit", json.dumps({"scripts": {"unit": "jest"}}))
+    assert npm.check(["a.test.js"]) == (
+        "node_modules/.bin/jest --ci --json '--outputFile={junit}' a.test.js",
+        "repo-jest-json",
+    )
+    pytest_tc = classify("uv run pytest -x", None)
+    assert pytest_tc.runnable(["tests/conftest.py", "tests/test_a.py", "tests/data.json"]) == [
+        "tests/test_a.py"
+    ]
+    assert pytest_tc.check(["tests/test_a.py"]) == (
+        "uv run pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py",
+        "junit",
+    )
+    assert "conftest.py" in pytest_tc.config_files()
+    custom = classify("./run-tests --xml {junit} {files}", None)
+    assert custom.check(["t/x.sh"]) == ("./run-tests --xml {junit} t/x.sh", "junit")
+
+
+def test_a_runner_without_evidence_is_refused() -> None:
+    for command, package in [
+        ("mvn -q test", None),
+        ("npm test", _package("mocha")),
+        ("make {files}", None),
+    ]:
+        with pytest.raises(UsageError, match="cannot prove that tests ran"):
+            classify(command, package).check([])
+
+
+def test_detect_the_project_command() -> None:
+    assert detect(_package("vitest run"), {"package.json", "pnpm-lock.yaml"}, None) == "pnpm test"
+    assert detect(_package("jest"), {"package.json", "yarn.lock"}, None) == "yarn test"
+    assert detect(_package("node --test"), {"package.json"}, None) == "npm test"
+    npm_default = _package('echo "Error: no test specified" && exit 1')
+    assert detect(npm_default, {"package.json", "tests/test_a.py"}, None) == "python3 -m pytest"
+    assert detect(None, {"pyproject.toml"}, ".venv/bin/python") == ".venv/bin/python -m pytest"
+    with pytest.raises(UsageError, match="give --test-command"):
+        detect(None, {"main.c"}, None)
+
+
+def test_file_classes() -> None:
+    assert is_test_path("tests/helpers.py") and is_test_path("src/a.test.ts")
+    assert is_test_path("pkg/__tests__/x.js") and is_test_path("test_a.py")
+    assert not is_test_path("src/testing.py") and not is_test_path("latest/a.py")
+    assert is_doc_path("docs/x.py") and is_doc_path("CHANGES.rst") and not is_doc_path("a.py")
+
+
+def test_dependency_change_reads_the_package_json_diff() -> None:
+    base = {"name": "a", "version": "1.0.0", "dependencies": {"x": "1"}}
+    assert not dependency_change(json.dumps(base), json.dumps({**base, "version": "1.1.0"}))
+    assert not dependency_change(json.dumps(base), json.dumps({**base, "scripts": {"t": "x"}}))
+    assert dependency_change(json.dumps(base), json.dumps({**base, "devDependencies": {"y": "2"}}))
+    assert dependency_change(json.dumps(base), "{broken")
+
+
+def test_give_aways_are_stripped() -> None:
+    message = (
+        "Fix rounding (#123)\n\nReverts 0123abcd and see https://github.com/o/r/pull/9.\n"
+        "Closes #120, o/r#7.\n\nCo-authored-by: A <a@b.c>\nChange-Id: I0123456789abcdef"
+    )
+    cleaned = clean_message(message)
+    assert cleaned.startswith("Fix rounding\n\nReverts and see")
+    for leak in ("#123", "0123abcd", "https", "#120", "#7", "Co-authored-by", "Change-Id"):
+        assert leak not in cleaned
+
+
+def test_jest_json_evidence_and_fail_to_pass(tmp_path: Path) -> None:
+    runner = JestJsonCheckRunner()
+    plan = runner.plan("jest --json --outputFile={junit} a.test.js", tmp_path)
+    report = plan.evidence_paths[0]
+    assert plan.command == f"jest --json --outputFile={report} a.test.js"
+    report.write_text(
+        json.dumps(
+            {
+                "testResults": [
+                    {
+                        "name": "/w/a.test.js",
+                        "status": "failed",
+                        "assertionResults": [
+                            {"fullName": "a adds", "status": "passed"},
+                            {"fullName": "a subtracts", "status": "failed"},
+                            {"fullName": "a later", "status": "pending"},
+                        ],
+                    }
+                ]
+            }
+        )
+    )
+    evidence = runner.evidence(plan, tmp_path, CommandResult(1, "", False, 1))
+    assert (evidence.tests_ran, evidence.failed) == (2, 1)
+    after = read_results(report)
+    stale = runner.plan("jest", tmp_path)
+    assert not report.exists()
+    assert runner.evidence(stale, tmp_path, CommandResult(0, "", False, 1)).tests_ran is None
+    assert fail_to_pass({"a adds": "failed"}, after) == ["a adds"]
+    assert fail_to_pass(None, {"x": "passed", "y": "skipped"}) == ["x"]
