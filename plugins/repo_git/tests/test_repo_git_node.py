@@ -48,7 +48,9 @@ def test_node_check_calls_the_runner_directly(mined_node: Any) -> None:
     assert mean["checkCommand"].endswith(" test/mean.test.js")
     assert mean["checkRunner"] == "junit"
     assert mean["failToPass"] == ["test::mean"]
-    assert mean["protected"] == ["test/mean.test.js"]
+    assert mean["protected"] == ["test/mean.test.js", "package.json"]
+    release = saved["tasks"][1]
+    assert release["protected"] == ["test/min.test.js"], "the commit changes package.json"
 
 
 def test_node_oracle_passes_and_unsolved_fails(mined_node: Any) -> None:

@@ -121,6 +121,30 @@ def test_editing_a_task_test_fails(mined_python: Any) -> None:
     assert "added tests/conftest.py" in (verdict.reason or "")
 
 
+def test_shadowing_pytest_or_swapping_the_venv_fails(mined_python: Any) -> None:
+    suite = load_repo_suite(mined_python.repo.root)
+    task = next(t for t in suite.tasks() if t.metadata["commit"] == mined_python.shas["subtract"])
+    assert task.check.command.startswith('test "$(readlink .venv)" = ')
+
+    def shadow(workspace: Path) -> None:
+        (workspace / "pytest.py").write_text("raise SystemExit(0)\n")
+
+    verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=shadow))
+    assert not verdict.passed
+    assert "added pytest.py" in (verdict.reason or "")
+
+    def swap(workspace: Path) -> None:
+        (workspace / ".venv").unlink()
+        fake = workspace / ".venv" / "bin"
+        fake.mkdir(parents=True)
+        (fake / "python").write_text("#!/bin/sh\nexit 0\n")
+        (fake / "python").chmod(0o755)
+
+    verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=swap))
+    assert not verdict.passed
+    assert verdict.check is not None and verdict.check.exit_code == 1
+
+
 def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     repo = git_repo(tmp_path / "other")
     repo.commit("start", {"a.py": "x = 1\n"})

@@ -111,3 +111,21 @@ def test_vitest_oracle_passes_unsolved_and_config_cheat_fail(mined_vitest: Any) 
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=cheat))
     assert not verdict.passed
     assert "added vitest.config.js" in (verdict.reason or "")
+
+
+def test_vitest_fake_node_modules_fails(mined_vitest: Any) -> None:
+    from garuda_evals_repo_git.suite import load_repo_suite
+
+    suite = load_repo_suite(mined_vitest.repo.root)
+    task = suite.tasks()[0]
+
+    def fake(workspace: Path) -> None:
+        (workspace / "node_modules").unlink()
+        bin_dir = workspace / "node_modules" / ".bin"
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "vitest").write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / "vitest").chmod(0o755)
+
+    verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=fake))
+    assert not verdict.passed
+    assert verdict.check is not None and verdict.check.exit_code == 1

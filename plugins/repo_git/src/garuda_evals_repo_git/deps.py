@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path, PurePosixPath
 
 VENV_NAMES = (".venv", "venv")
@@ -40,3 +41,16 @@ def tracked_files(root: Path, sha: str) -> list[str]:
     from garuda_evals_repo_git.gitcmd import git
 
     return [p for p in git(root, "ls-tree", "-r", "-z", "--name-only", sha).split("\x00") if p]
+
+
+def link_guard(root: Path, folders: list[str]) -> str:
+    """A shell test that each dependency link still points at the checkout's folder.
+
+    The protected snapshot does not look inside node_modules; without this, an agent could
+    swap the link for a folder holding a fake runner or a fake test library.
+    """
+    tests = [
+        f'test "$(readlink {shlex.quote(rel)})" = {shlex.quote(str((root / rel).resolve()))}'
+        for rel in folders
+    ]
+    return " && ".join(tests)

@@ -42,15 +42,20 @@ DIRECT = {
 }
 CHECK_RUNNER = {"pytest": "junit", "node": "junit", "vitest": "junit", "jest": "repo-jest-json"}
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
+SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
 CONFIG_FILES = {
-    "pytest": ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
-    "node": [],
+    "pytest": ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", *SHADOWS],
+    "node": ["package.json"],
     "vitest": [
-        f"{stem}.{ext}"
-        for stem in ("vitest.config", "vitest.workspace", "vite.config")
-        for ext in _JS_CONFIG
+        "package.json",
+        *(
+            f"{stem}.{ext}"
+            for stem in ("vitest.config", "vitest.workspace", "vite.config")
+            for ext in _JS_CONFIG
+        ),
     ],
     "jest": [
+        "package.json",
         *(f"jest.config.{ext}" for ext in _JS_CONFIG),
         *(f"babel.config.{ext}" for ext in _JS_CONFIG),
         ".babelrc",

@@ -10,7 +10,7 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.suites.base import Suite
-from garuda_evals_repo_git.deps import dependency_folders, tracked_files
+from garuda_evals_repo_git.deps import dependency_folders, link_guard, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite
 from garuda_evals_repo_git.tasks import to_task
@@ -44,7 +44,8 @@ class RepoSuite(Suite):
                         f"task {saved.id}: commit {saved.commit[:12]} is not in {self.root} any more "
                         "(build the suite again with garuda eval --from-git)"
                     )
-            self._tasks = [to_task(self.root, saved, NAME) for saved in self.saved.tasks]
+            guard = link_guard(self.root, self._dependencies)
+            self._tasks = [to_task(self.root, saved, NAME, guard) for saved in self.saved.tasks]
         return self._tasks
 
     def materialize(self, task: Task, workspace: Path) -> None:

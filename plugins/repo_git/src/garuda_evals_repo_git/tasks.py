@@ -60,17 +60,19 @@ def solution(root: Path, saved: RepoTask) -> Solution:
     return Solution(files=files, delete=delete)
 
 
-def to_task(root: Path, saved: RepoTask, suite: str) -> Task:
-    """The runnable Task of a saved task; its solution is the commit's non-test changes."""
+def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
+    """The runnable Task of a saved task; its solution is the commit's non-test changes.
+
+    ``guard`` (a shell test that the dependency links are intact) runs before the check.
+    """
+    command = f"{guard} && {saved.check_command}" if guard else saved.check_command
     return Task(
         id=saved.id,
         title=clean_message(saved.subject),
         prompt=saved.prompt,
         suite=suite,
         files=dict(saved.test_files),
-        check=CheckSpec(
-            command=saved.check_command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S
-        ),
+        check=CheckSpec(command=command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S),
         protected=list(saved.protected),
         solution=solution(root, saved),
         metadata={"commit": saved.commit, "parent": saved.parent},
