@@ -1,0 +1,63 @@
+"""The build's options: --since, --max-tasks, --test-command with {files} and {junit}."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from garuda_evals.testing import self_test
+from garuda_evals_repo_git.builder import GitSuiteBuilder
+from garuda_evals_repo_git.suite import load_repo_suite
+
+CUSTOM = ".venv/bin/python -m pytest -q -p no:cacheprovider --junitxml={junit} {files}"
+
+
+def _good(repo: Any, name: str, body: str, expected: int) -> str:
+    module = repo.root / "src" / "ops.py"
+    current = module.read_text() if module.exists() else ""
+    return repo.commit(
+        f"Add {name}",
+        {
+            "src/ops.py": current + f"\n\ndef {name}(a):\n    return {body}\n",
+            f"tests/test_{name}.py": f"from ops import {name}\n\n\ndef test_{name}():\n"
+            f"    assert {name}(3) == {expected}\n",
+        },
+    )
+
+
+def test_since_max_tasks_and_a_custom_command(
+    git_repo: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    repo = git_repo(tmp_path / "ops")
+    (repo.root / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2020-01-01T00:00:00")
+    repo.commit(
+        "Start",
+        {
+            ".gitignore": ".venv\n",
+            "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+        },
+    )
+    old = _good(repo, "double", "a * 2", 6)
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    middle = _good(repo, "triple", "a * 3", 9)
+    newest = _good(repo, "square", "a * a", 9)
+    lines: list[str] = []
+    options = {"since": "2021-01-01", "max_tasks": 1, "test_command": CUSTOM}
+    assert GitSuiteBuilder().build(options, cwd=repo.root, echo=lines.append) == 0
+    output = "\n".join(lines)
+    assert "2 commits read, 2 candidates" in output
+    assert "(given)" in output
+    assert old[:12] not in output and middle[:12] not in output
+    saved = json.loads((repo.root / ".garuda/evals/repo-suite.json").read_text())
+    assert [t["commit"] for t in saved["tasks"]] == [newest]
+    task = saved["tasks"][0]
+    assert task["checkCommand"] == CUSTOM.replace("{files}", "tests/test_square.py")
+    assert task["checkRunner"] == "junit"
+    assert task["failToPass"] == ["tests.test_square::test_square"]
+    suite = load_repo_suite(repo.root)
+    assert anyio.run(lambda: self_test(suite, suite.tasks()[0], solved=True)).passed
