@@ -43,7 +43,9 @@ def git_dir(root: Path) -> Path:
 
 
 def head(root: Path) -> str:
-    """The full hash of HEAD."""
+    """The full hash of HEAD; a repository with no commit yet is a GarudaError."""
+    if not commit_exists(root, "HEAD"):
+        raise GarudaError(f"{root} has no commit yet: there is no history to mine")
     return git(root, "rev-parse", "HEAD").strip()
 
 

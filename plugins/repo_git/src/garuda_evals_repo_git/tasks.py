@@ -75,5 +75,9 @@ def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
         check=CheckSpec(command=command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S),
         protected=list(saved.protected),
         solution=solution(root, saved),
-        metadata={"commit": saved.commit, "parent": saved.parent},
+        metadata={
+            "commit": saved.commit,
+            "parent": saved.parent,
+            "fail_to_pass": ", ".join(saved.fail_to_pass),
+        },
     )
