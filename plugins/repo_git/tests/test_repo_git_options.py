@@ -61,3 +61,18 @@ def test_since_max_tasks_and_a_custom_command(
     assert task["failToPass"] == ["tests.test_square::test_square"]
     suite = load_repo_suite(repo.root)
     assert anyio.run(lambda: self_test(suite, suite.tasks()[0], solved=True)).passed
+
+
+def test_nothing_kept_saves_nothing(git_repo: Any, tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "docs")
+    repo.commit("Start", {"package.json": '{"scripts": {"test": "node --test"}}\n'})
+    repo.commit("Describe", {"README.md": "# docs\n"})
+    lines: list[str] = []
+    assert GitSuiteBuilder().build({}, cwd=repo.root, echo=lines.append) == 1
+    assert lines[-4:] == [
+        "\nKept 0 task(s) of 0 candidate(s) proved (0 after the file rules); nothing saved.",
+        "Skipped:",
+        "     1  no test change",
+        "     1  the first commit (no parent)",
+    ]
+    assert not (repo.root / ".garuda" / "evals" / "repo-suite.json").exists()

@@ -18,7 +18,7 @@ from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commi
 from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.runners import classify, detect
-from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, save_suite
+from garuda_evals_repo_git.suitefile import RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
@@ -79,6 +79,12 @@ class GitSuiteBuilder(SuiteBuilder):
         )
         cache.save()
         kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
+        if kept:
+            tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+            suite = RepoSuiteFile(
+                version=1, root=str(root), head=sha, test_command=base, tasks=tasks
+            )
+            save_suite(root, suite)
         print_summary(
             echo,
             kept=len(kept),
@@ -87,15 +93,7 @@ class GitSuiteBuilder(SuiteBuilder):
             skipped=skipped,
             first_failure=first_failure,
         )
-        if not kept:
-            echo("No task was kept; nothing saved.")
-            return 1
-        tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
-        save_suite(
-            root, RepoSuiteFile(version=1, root=str(root), head=sha, test_command=base, tasks=tasks)
-        )
-        echo(f"Saved {SUITE_FILE}. Run it with: garuda eval -s repo")
-        return 0
+        return 0 if kept else 1
 
 
 def _mining_env() -> dict[str, str]:

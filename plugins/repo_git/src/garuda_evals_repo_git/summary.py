@@ -8,6 +8,7 @@ from collections.abc import Callable
 from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.mining import Outcome
 from garuda_evals_repo_git.prove import Candidate
+from garuda_evals_repo_git.suitefile import SUITE_FILE
 
 
 def kept_in_order(
@@ -47,9 +48,10 @@ def print_summary(
         commit = first_failure.candidate.commit
         echo(f"\nFirst failure at a commit ({commit.sha[:12]} {commit.subject}):")
         echo("\n".join(f"  | {line}" for line in first_failure.verdict.failure_tail.splitlines()))
+    saved = f"saved {SUITE_FILE} (run it with garuda eval -s repo)" if kept else "nothing saved"
     echo(
         f"\nKept {kept} task(s) of {proved} candidate(s) proved "
-        f"({candidates} after the file rules)."
+        f"({candidates} after the file rules); {saved}."
     )
     if skipped:
         echo("Skipped:")
