@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -11,6 +12,7 @@ import pytest
 
 from garuda_evals.testing import self_test, skip_or_fail
 from garuda_evals_repo_git import prove, rules
+from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.suitefile import SUITE_FILE
 
@@ -63,3 +65,25 @@ def test_node_oracle_passes_and_unsolved_fails(mined_node: Any) -> None:
     release = next(t for t in suite.tasks() if t.metadata["commit"] == mined_node.shas["release"])
     assert release.solution is not None
     assert set(release.solution.files) == {"package.json", "src/math.js"}
+
+
+def test_a_check_that_fails_where_the_script_passes_is_skipped(
+    git_repo: Any, tmp_path: Path
+) -> None:
+    repo = git_repo(tmp_path / "envjs")
+    package = '{"name": "envjs", "scripts": {"test": "MODE=strict node --test"}}\n'
+    repo.commit("Start", {"package.json": package, "src/mode.js": "module.exports = {};\n"})
+    needs_env = repo.commit(
+        "Read the mode",
+        {
+            "src/mode.js": "module.exports = { mode: () => process.env.MODE };\n",
+            "test/mode.test.js": "const test = require('node:test');\n"
+            "const assert = require('node:assert');\nconst { mode } = require('../src/mode.js');\n"
+            "test('mode', () => assert.strictEqual(mode(), 'strict'));\n",
+        },
+    )
+    lines: list[str] = []
+    assert GitSuiteBuilder().build({}, cwd=repo.root, echo=lines.append) == 1
+    output = "\n".join(lines)
+    assert f"{needs_env[:12]} Read the mode: skipped: {prove.CHECK_FAILS}" in output
+    assert "First failure at a commit" in output and "'strict'" in output

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 
 from garuda_evals.testing import self_test
+from garuda_evals_repo_git import prove
 from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
 
@@ -76,3 +77,49 @@ def test_nothing_kept_saves_nothing(git_repo: Any, tmp_path: Path) -> None:
         "     1  the first commit (no parent)",
     ]
     assert not (repo.root / ".garuda" / "evals" / "repo-suite.json").exists()
+
+
+FLAKY_AT_PARENT = """from pathlib import Path
+
+import ops
+
+
+def test_half():
+    counter = Path(".runs")
+    runs = int(counter.read_text()) if counter.exists() else 0
+    counter.write_text(str(runs + 1))
+    assert runs % 2 == 1 or ops.half(4) == 2
+"""
+SKIPPED_ONLY = """import pytest
+
+from ops import third
+
+
+@pytest.mark.skip(reason="not yet")
+def test_third():
+    assert third(9) == 3
+"""
+
+
+def test_flaky_parent_and_no_passing_test(git_repo: Any, tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "ops")
+    (repo.root / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    pyproject = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
+    repo.commit("Start", {".gitignore": ".venv\n", "pyproject.toml": pyproject, "src/ops.py": ""})
+    flaky = repo.commit(
+        "Add half",
+        {"src/ops.py": "def half(a):\n    return a / 2\n", "tests/test_half.py": FLAKY_AT_PARENT},
+    )
+    skipped = repo.commit(
+        "Add third",
+        {
+            "src/ops.py": "def half(a):\n    return a / 2\n\n\ndef third(a):\n    return a / 3\n",
+            "tests/test_third.py": SKIPPED_ONLY,
+        },
+    )
+    lines: list[str] = []
+    code = GitSuiteBuilder().build({}, cwd=repo.root, echo=lines.append)
+    assert code == 1, "\n".join(lines)
+    output = "\n".join(lines)
+    assert f"{flaky[:12]} Add half: skipped: {prove.FLAKY_PARENT}" in output
+    assert f"{skipped[:12]} Add third: skipped: {prove.NO_EVIDENCE}" in output
