@@ -9,10 +9,11 @@ import pytest
 
 from garuda_evals.errors import UsageError
 from garuda_evals.executors.base import CommandResult
+from garuda_evals_repo_git.detect import detect
 from garuda_evals_repo_git.prompt import clean_message
 from garuda_evals_repo_git.reports import JestJsonCheckRunner, fail_to_pass, read_results
 from garuda_evals_repo_git.rules import dependency_change, is_doc_path, is_test_path
-from garuda_evals_repo_git.runners import classify, detect
+from garuda_evals_repo_git.runners import classify
 
 FILES = ["test/a.test.js", "test/b c.test.js"]
 

@@ -14,22 +14,16 @@ from garuda_evals.suitebuilder import SuiteBuilder
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import dependency_folders, tracked_files
+from garuda_evals_repo_git.detect import detect, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
 from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
-from garuda_evals_repo_git.runners import classify, detect
+from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suitefile import RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
 DEFAULTS = {"commits": 200, "since": None, "max_tasks": 30, "test_command": None, "parallel": 1}
-
-
-def _venv_python(root: Path) -> str | None:
-    for name in (".venv", "venv"):
-        if (root / name / "bin" / "python").exists():
-            return f"{name}/bin/python"
-    return None
 
 
 class GitSuiteBuilder(SuiteBuilder):
@@ -49,7 +43,7 @@ class GitSuiteBuilder(SuiteBuilder):
         tree = tracked_files(root, sha)
         package_json = read_text(root, sha, "package.json")
         given = opts["test_command"]
-        base = given or detect(package_json, set(tree), _venv_python(root))
+        base = given or detect(package_json, set(tree), venv_python(root))
         command = classify(base, package_json)
         command.check([])  # refuses a runner whose check could not prove that tests ran
         source = "given" if given else "detected from the project"

@@ -18,7 +18,6 @@ from garuda_evals.errors import UsageError
 REPORT = "{junit}"
 WRAPPERS = ("npm", "pnpm", "yarn")
 JS_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"})
-NPM_PLACEHOLDER = "no test specified"
 REPORT_FLAGS = {
     "pytest": ["-p", "no:cacheprovider", f"--junitxml={REPORT}"],
     "node": [
@@ -151,14 +150,15 @@ def classify(command: str, package_json: str | None) -> TestCommand:
         return TestCommand(command, direct[0], direct[1])
     if words and words[0] in WRAPPERS and len(words) >= 2:
         name = words[2] if words[1] in ("run", "run-script") and len(words) > 2 else words[1]
-        script = _scripts(package_json).get(name, "")
+        script = package_scripts(package_json).get(name, "")
         inner = _runner_kind(shlex.split(script)) if script else None
         if inner:
             return TestCommand(command, inner[0], inner[1], wrapper=words[0])
     return TestCommand(command, "whole")
 
 
-def _scripts(package_json: str | None) -> dict[str, str]:
+def package_scripts(package_json: str | None) -> dict[str, str]:
+    """The ``scripts`` of a package.json text (empty when absent or not JSON)."""
     try:
         data = json.loads(package_json or "{}")
     except json.JSONDecodeError:
@@ -169,25 +169,3 @@ def _scripts(package_json: str | None) -> dict[str, str]:
         if isinstance(scripts, dict)
         else {}
     )
-
-
-def detect(package_json: str | None, tree: set[str], venv_python: str | None) -> str:
-    """The project's test command: its package ``test`` script, else pytest, else an error."""
-    test_script = _scripts(package_json).get("test", "")
-    if test_script and NPM_PLACEHOLDER not in test_script:
-        if "pnpm-lock.yaml" in tree:
-            return "pnpm test"
-        return "yarn test" if "yarn.lock" in tree else "npm test"
-    python_markers = {
-        "pyproject.toml",
-        "setup.py",
-        "setup.cfg",
-        "pytest.ini",
-        "tox.ini",
-        "conftest.py",
-    }
-    if python_markers & tree or any(
-        PurePosixPath(p).name.startswith("test_") and p.endswith(".py") for p in tree
-    ):
-        return f"{venv_python or 'python3'} -m pytest"
-    raise UsageError("no test command found in this project: give --test-command")
