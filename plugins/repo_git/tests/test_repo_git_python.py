@@ -143,6 +143,7 @@ def test_shadowing_pytest_or_swapping_the_venv_fails(mined_python: Any) -> None:
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=swap))
     assert not verdict.passed
     assert verdict.check is not None and verdict.check.exit_code == 1
+    assert "the dependency link .venv was changed" in (verdict.reason or "")
 
 
 def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:

@@ -49,8 +49,11 @@ def link_guard(root: Path, folders: list[str]) -> str:
     The protected snapshot does not look inside node_modules; without this, an agent could
     swap the link for a folder holding a fake runner or a fake test library.
     """
-    tests = [
-        f'test "$(readlink {shlex.quote(rel)})" = {shlex.quote(str((root / rel).resolve()))}'
-        for rel in folders
-    ]
-    return " && ".join(tests)
+    tests = []
+    for rel in folders:
+        target = shlex.quote(str((root / rel).resolve()))
+        message = shlex.quote(f"garuda: the dependency link {rel} was changed")
+        tests.append(
+            f'test "$(readlink {shlex.quote(rel)})" = {target} || {{ echo {message}; exit 1; }};'
+        )
+    return " ".join(tests)

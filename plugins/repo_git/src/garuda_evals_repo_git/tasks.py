@@ -65,7 +65,7 @@ def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
 
     ``guard`` (a shell test that the dependency links are intact) runs before the check.
     """
-    command = f"{guard} && {saved.check_command}" if guard else saved.check_command
+    command = f"{guard} {saved.check_command}" if guard else saved.check_command
     return Task(
         id=saved.id,
         title=clean_message(saved.subject),
