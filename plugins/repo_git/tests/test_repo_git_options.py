@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 
 from garuda_evals.testing import self_test
-from garuda_evals_repo_git import prove
+from garuda_evals_repo_git import prove, rules
 from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
 
@@ -101,7 +101,7 @@ def test_third():
 """
 
 
-def test_flaky_parent_and_no_passing_test(git_repo: Any, tmp_path: Path) -> None:
+def test_flaky_parent_no_passing_test_and_not_text(git_repo: Any, tmp_path: Path) -> None:
     repo = git_repo(tmp_path / "ops")
     (repo.root / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
     pyproject = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
@@ -117,9 +117,19 @@ def test_flaky_parent_and_no_passing_test(git_repo: Any, tmp_path: Path) -> None
             "tests/test_third.py": SKIPPED_ONLY,
         },
     )
+    latin = repo.commit(
+        "Name in Latin-1",
+        {
+            "src/names.py": "NAME = 'Jos\xe9'\n".encode("latin-1"),
+            "tests/test_names.py": "from names import NAME\n\n\ndef test_name():\n"
+            "    assert NAME\n",
+        },
+    )
     lines: list[str] = []
     code = GitSuiteBuilder().build({}, cwd=repo.root, echo=lines.append)
     assert code == 1, "\n".join(lines)
     output = "\n".join(lines)
     assert f"{flaky[:12]} Add half: skipped: {prove.FLAKY_PARENT}" in output
     assert f"{skipped[:12]} Add third: skipped: {prove.NO_EVIDENCE}" in output
+    assert f"   1  {rules.NOT_TEXT}" in output
+    assert f"] {latin[:12]}" not in output

@@ -68,10 +68,12 @@ class GitSuiteBuilder(SuiteBuilder):
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
         prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
-        outcomes = anyio.run(
-            mine, prover, candidates, cache, int(opts["max_tasks"]), int(opts["parallel"]), echo
-        )
-        cache.save()
+        try:
+            outcomes = anyio.run(
+                mine, prover, candidates, cache, int(opts["max_tasks"]), int(opts["parallel"]), echo
+            )
+        finally:
+            cache.save()  # an interrupted build keeps the verdicts it reached
         kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]

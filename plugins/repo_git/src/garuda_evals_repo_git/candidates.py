@@ -6,7 +6,7 @@ from pathlib import Path
 
 from garuda_evals_repo_git.gitcmd import Commit, changes, read_text
 from garuda_evals_repo_git.prove import Candidate
-from garuda_evals_repo_git.rules import ROOT_COMMIT, is_test_path, skip_reason
+from garuda_evals_repo_git.rules import NOT_TEXT, ROOT_COMMIT, is_test_path, skip_reason
 from garuda_evals_repo_git.runners import TestCommand
 
 
@@ -23,14 +23,16 @@ def candidate_or_reason(root: Path, commit: Commit, command: TestCommand) -> Can
     reason = skip_reason(files, package_json)
     if reason is not None:
         return reason
-    tests = [f for f in files if is_test_path(f.path)]
-    test_files: dict[str, str] = {}
-    for change in tests:
+    contents: dict[str, str] = {}
+    for change in files:
         if change.status == "D":
             continue
         content = read_text(root, commit.sha, change.path)
-        if content is not None:
-            test_files[change.path] = content
+        if content is None:
+            return NOT_TEXT
+        contents[change.path] = content
+    tests = [f for f in files if is_test_path(f.path)]
+    test_files = {f.path: contents[f.path] for f in tests if f.status != "D"}
     deleted = [f.path for f in tests if f.status == "D"]
     return Candidate(
         commit=commit,

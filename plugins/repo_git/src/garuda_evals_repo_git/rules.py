@@ -68,6 +68,7 @@ DEPENDENCIES = "package.json changes dependencies"
 NO_TEST = "no test change"
 ONLY_TESTS = "only test changes"
 ROOT_COMMIT = "the first commit (no parent)"
+NOT_TEXT = "a file that is not UTF-8 text"
 
 
 def is_test_path(path: str) -> bool:
