@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,11 @@ import anyio
 from garuda_evals.testing import self_test
 from garuda_evals_repo_git import prove, rules
 from garuda_evals_repo_git.builder import GitSuiteBuilder
+from garuda_evals_repo_git.cache import VerdictCache
+from garuda_evals_repo_git.gitcmd import Commit
+from garuda_evals_repo_git.mining import PROOF_ERROR, mine
+from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suite import load_repo_suite
 
 CUSTOM = ".venv/bin/python -m pytest -q -p no:cacheprovider --junitxml={junit} {files}"
@@ -133,3 +139,20 @@ def test_flaky_parent_no_passing_test_and_not_text(git_repo: Any, tmp_path: Path
     assert f"{skipped[:12]} Add third: skipped: {prove.NO_EVIDENCE}" in output
     assert f"   1  {rules.NOT_TEXT}" in output
     assert f"] {latin[:12]}" not in output
+
+
+def test_a_proof_that_cannot_run_is_reported_and_not_cached(git_repo: Any, tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "gone")
+    repo.commit("Start", {"a.py": "x = 1\n"})
+    missing = Commit(sha="1" * 40, parent="2" * 40, subject="Vanished", message="Vanished")
+    candidate = Candidate(
+        missing, {"tests/test_a.py": "def test_a():\n    pass\n"}, [], ["tests/test_a.py"]
+    )
+    prover = Prover(repo.root, classify("python3 -m pytest", None), dict(os.environ))
+    cache = VerdictCache(repo.root)
+    lines: list[str] = []
+    outcomes = anyio.run(mine, prover, [candidate], cache, 5, 1, lines.append)
+    assert outcomes["1" * 40].verdict.reason == PROOF_ERROR
+    assert "failed to unpack tree object" in outcomes["1" * 40].verdict.failure_tail
+    assert cache.get("1" * 40, "python3 -m pytest") is None
+    assert lines == [f"[1/1] {'1' * 12} Vanished: skipped: {PROOF_ERROR}"]

@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 import anyio
 
+from garuda_evals.errors import GarudaError
 from garuda_evals_repo_git.cache import Verdict, VerdictCache
 from garuda_evals_repo_git.prove import Candidate, Prover
+
+PROOF_ERROR = "the proof could not run"
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,13 @@ async def mine(
 
     async def worker(index: int, candidate: Candidate) -> None:
         try:
-            verdict = await prover.prove(candidate)
-            cache.put(candidate.commit.sha, key, verdict)
+            try:
+                verdict = await prover.prove(candidate)
+            except (GarudaError, OSError) as error:
+                # Not cached: the next build tries again.
+                verdict = Verdict(reason=PROOF_ERROR, failure_tail=str(error))
+            else:
+                cache.put(candidate.commit.sha, key, verdict)
             record(index, Outcome(candidate, verdict, cached=False))
         finally:
             limiter.release_on_behalf_of(candidate.commit.sha)
