@@ -1,14 +1,17 @@
 """The ``node-test`` check runner: JUnit XML from ``node --test``, read with node's quirks.
 
-When a test file ends before its tests report (``process.exit(0)`` at import, or in a
-test), ``node --test`` lists the file itself as one passing test case named by its path.
-Counted as a test, that would let an early exit pass; here it counts as a failure.
+``node --test`` lists a file that reported no test as one passing test case named by its
+path. That happens for a helper module in ``test/`` (no tests in it: harmless) and for a
+test file that ended early, for example by ``process.exit(0)`` at import. Counted as a
+test, an early exit would pass; here a file-level case of a file that uses ``node:test``
+is a failure, and one of a plain helper is not counted at all.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from garuda_evals.checks.base import CheckPlan, TestEvidence
@@ -17,6 +20,7 @@ from garuda_evals.executors.base import CommandResult
 
 NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
+USES_NODE_TEST = re.compile(r"""['"]node:test['"]""")
 COMMAND = (
     "node --test --test-reporter=junit --test-reporter-destination={junit} "
     "--test-reporter=spec --test-reporter-destination=stdout test/"
@@ -24,20 +28,38 @@ COMMAND = (
 """The check of the node suites: node's runner called directly, JUnit for evidence."""
 
 
-def _file_level_cases(paths: tuple[Path, ...], workspace: Path) -> list[str]:
-    """Names of test cases that stand for a whole test file rather than a test."""
-    found: list[str] = []
-    for path in paths:
-        if not path.is_file():
+@dataclass
+class FileLevelCases:
+    """File-level test cases: test files that ended early, and plain helper modules."""
+
+    ended_early: list[str] = field(default_factory=list)
+    helpers: list[str] = field(default_factory=list)
+
+
+def _script(name: str, workspace: Path) -> Path | None:
+    if not SCRIPT.search(name):
+        return None
+    path = Path(name) if name.startswith("/") else workspace / name
+    return path if path.is_file() else None
+
+
+def file_level_cases(paths: tuple[Path, ...], workspace: Path) -> FileLevelCases:
+    """Sort the cases that stand for a whole file into early exits and helpers."""
+    found = FileLevelCases()
+    for report in paths:
+        if not report.is_file():
             continue
         try:
-            root = ET.parse(path).getroot()
+            root = ET.parse(report).getroot()
         except ET.ParseError:
             continue
         for case in root.iter("testcase"):
             name = case.get("name", "")
-            if SCRIPT.search(name) and (name.startswith("/") or (workspace / name).is_file()):
-                found.append(name)
+            script = _script(name, workspace)
+            if script is None:
+                continue
+            text = script.read_text(encoding="utf-8", errors="replace")
+            (found.ended_early if USES_NODE_TEST.search(text) else found.helpers).append(name)
     return found
 
 
@@ -48,16 +70,16 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         super().__init__(NAME)
 
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        """The JUnit counts, minus file-level cases, which count as failures instead."""
+        """The JUnit counts without file-level cases; early exits count as failures."""
         base = super().evidence(plan, workspace, result)
         if base.tests_ran is None:
             return base
-        files = _file_level_cases(plan.evidence_paths, workspace)
-        if not files:
+        cases = file_level_cases(plan.evidence_paths, workspace)
+        if not cases.ended_early and not cases.helpers:
             return base
-        shown = ", ".join(Path(name).name for name in files[:3])
-        return TestEvidence(
-            tests_ran=base.tests_ran - len(files),
-            failed=base.failed + len(files),
-            detail=f"{base.detail}; test file(s) ended before reporting any test: {shown}",
-        )
+        ran = base.tests_ran - len(cases.ended_early) - len(cases.helpers)
+        detail = f"{ran} ran, {base.failed} failed"
+        if cases.ended_early:
+            shown = ", ".join(Path(name).name for name in cases.ended_early[:3])
+            detail += f"; test file(s) ended before reporting any test: {shown}"
+        return TestEvidence(tests_ran=ran, failed=base.failed + len(cases.ended_early), detail=detail)

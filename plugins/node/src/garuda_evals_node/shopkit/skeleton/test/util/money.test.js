@@ -32,3 +32,10 @@ test('multiply and sum', () => {
   assert.throws(() => multiplyCents(100, 1.5));
   assert.equal(sumCents([100, 250, -50]), 300);
 });
+
+test('percentOf rounds halves away from zero', () => {
+  assert.equal(percentOf(5997, 7.25), 435);
+  assert.equal(percentOf(40, 6.25), 3);
+  assert.equal(percentOf(-40, 6.25), -3);
+  assert.equal(percentOf(1, 6.5), 0);
+});
