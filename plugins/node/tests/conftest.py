@@ -11,7 +11,6 @@ import pytest
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
 from garuda_evals.testing import self_test, skip_or_fail
-
 from garuda_evals_node.toolchain import HINT
 
 CONCURRENCY = 3
@@ -26,7 +25,9 @@ def require_node() -> None:
 Edit = Callable[[Path], None] | None
 
 
-def run_self_tests(suite: Suite, cases: list[tuple[str, bool, Edit]]) -> dict[tuple[str, bool, str], Verdict]:
+def run_self_tests(
+    suite: Suite, cases: list[tuple[str, bool, Edit]]
+) -> dict[tuple[str, bool, str], Verdict]:
     """Self-test ``(task id, solved, edit)`` cases concurrently; key: (id, solved, edit name)."""
     tasks = {task.id: task for task in suite.tasks()}
     verdicts: dict[tuple[str, bool, str], Verdict] = {}

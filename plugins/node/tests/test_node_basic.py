@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from garuda_evals.runner.check import Verdict
-
 from garuda_evals_node.suites import load_basic
 
 BASIC_IDS = [

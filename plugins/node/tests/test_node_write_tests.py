@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from garuda_evals.runner.check import Verdict
-
 from garuda_evals_node.suites import load_basic
 
 TASK = "write-tests"
@@ -35,9 +34,12 @@ def trivial_test(ws: Path) -> None:
 
 
 def weak_tests(ws: Path) -> None:
-    _spec(ws, "test('a range', () => { assert.deepEqual(parseRanges('1-3'), [1, 2, 3]); });\n"
-              "test('a page', () => { assert.deepEqual(parseRanges('4'), [4]); });\n"
-              "test('two', () => { assert.deepEqual(parseRanges('1,2'), [1, 2]); });\n")
+    _spec(
+        ws,
+        "test('a range', () => { assert.deepEqual(parseRanges('1-3'), [1, 2, 3]); });\n"
+        "test('a page', () => { assert.deepEqual(parseRanges('4'), [4]); });\n"
+        "test('two', () => { assert.deepEqual(parseRanges('1,2'), [1, 2]); });\n",
+    )
 
 
 def exit_at_import(ws: Path) -> None:
@@ -50,9 +52,15 @@ def always_failing(ws: Path) -> None:
 
 def compare_source(ws: Path) -> None:
     digest = hashlib.sha256((ws / "src/ranges.js").read_bytes()).hexdigest()
-    _spec(ws, "import { createHash } from 'node:crypto';\nimport { readFileSync } from 'node:fs';\n"
-              "const digest = createHash('sha256').update(readFileSync(new URL('../src/ranges.js', import.meta.url))).digest('hex');\n"
-              f"for (const n of [1, 2, 3]) test(`source ${{n}}`, () => {{ assert.equal(digest, '{digest}'); }});\n")
+    _spec(
+        ws,
+        "import { createHash } from 'node:crypto';\nimport { readFileSync } from 'node:fs';\n"
+        "const source = readFileSync(new URL('../src/ranges.js', import.meta.url));\n"
+        "const digest = createHash('sha256').update(source).digest('hex');\n"
+        "for (const n of [1, 2, 3]) test(`source ${n}`, () => {\n"
+        f"  assert.equal(digest, '{digest}');\n"
+        "});\n",
+    )
 
 
 def put_tests_in_test_folder(ws: Path) -> None:
@@ -110,5 +118,7 @@ def test_weak_tests_are_caught_by_name(verdicts) -> None:
     verdict = verdicts[(TASK, False, "weak_tests")]
     assert verdict.check is not None
     assert "ok   tests in spec/ pass against src/ranges.js" in verdict.check.output_tail
-    assert "FAIL rule 4 mutant fails: backwards ranges are silently empty" in verdict.check.output_tail
+    assert (
+        "FAIL rule 4 mutant fails: backwards ranges are silently empty" in verdict.check.output_tail
+    )
     assert verdict.check.tests_failed and verdict.check.tests_failed >= 5

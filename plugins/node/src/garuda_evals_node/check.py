@@ -82,4 +82,6 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         if cases.ended_early:
             shown = ", ".join(Path(name).name for name in cases.ended_early[:3])
             detail += f"; test file(s) ended before reporting any test: {shown}"
-        return TestEvidence(tests_ran=ran, failed=base.failed + len(cases.ended_early), detail=detail)
+        return TestEvidence(
+            tests_ran=ran, failed=base.failed + len(cases.ended_early), detail=detail
+        )

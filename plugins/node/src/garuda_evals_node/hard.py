@@ -23,9 +23,8 @@ Each task folder holds, beside ``task.toml``, a ``shopkit.toml``::
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
 from garuda_evals.models.task import Solution, Task
@@ -89,7 +88,9 @@ def apply_edit(files: dict[str, str], edit: Edit, source: Path) -> str:
     text = files[edit.path]
     count = text.count(edit.find)
     if count != 1:
-        raise FileFormatError(f"{source}: edit of {edit.path}: 'find' occurs {count} times, not once")
+        raise FileFormatError(
+            f"{source}: edit of {edit.path}: 'find' occurs {count} times, not once"
+        )
     return text.replace(edit.find, edit.replace)
 
 
@@ -109,7 +110,9 @@ def build_task(task: Task, folder: Path) -> Task:
     for edit in edits.solution:
         solution[edit.path] = apply_edit({**files, **solution}, edit, source)
     delete = list(task.solution.delete) if task.solution else []
-    return task.model_copy(update={"files": files, "solution": Solution(files=solution, delete=delete)})
+    return task.model_copy(
+        update={"files": files, "solution": Solution(files=solution, delete=delete)}
+    )
 
 
 class HardSuite(Suite):

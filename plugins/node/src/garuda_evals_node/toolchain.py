@@ -14,7 +14,9 @@ HINT = (
 )
 
 PROBE_FILES = {
-    "package.json": '{\n  "name": "garuda-node-probe",\n  "private": true,\n  "type": "module"\n}\n',
+    "package.json": (
+        '{\n  "name": "garuda-node-probe",\n  "private": true,\n  "type": "module"\n}\n'
+    ),
     "test/probe.test.js": (
         "import { test } from 'node:test';\n"
         "import assert from 'node:assert/strict';\n\n"

@@ -11,7 +11,8 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from garuda_evals_node.shopkit.entities import render_entity, render_entity_test
+from garuda_evals_node.shopkit.entities import render_entity
+from garuda_evals_node.shopkit.entity_tests import render_entity_test
 from garuda_evals_node.shopkit.fixtures import render_fixtures
 from garuda_evals_node.shopkit.spec import ShopkitSpec
 

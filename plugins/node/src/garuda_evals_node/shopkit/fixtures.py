@@ -8,63 +8,25 @@ from __future__ import annotations
 
 import json
 
+from garuda_evals_node.shopkit.prng import Mulberry32
 from garuda_evals_node.shopkit.spec import ShopkitSpec
-
-CATEGORIES = (
-    ("Office", "Pens, paper and desk things"),
-    ("Kitchen", "Cups, pans and knives"),
-    ("Garden", "Tools and seeds"),
-    ("Books", "Paper and e-books"),
-    ("Audio", "Headphones and speakers"),
-    ("Outdoor", "Tents, lamps and bottles"),
+from garuda_evals_node.shopkit.words import (
+    ADJECTIVES,
+    CARRIERS,
+    CATEGORIES,
+    CITIES,
+    COUPONS,
+    FIRST,
+    LAST,
+    NOUNS,
+    REVIEW_TEXTS,
 )
-ADJECTIVES = ("Classic", "Compact", "Deluxe", "Eco", "Folding", "Heavy", "Mini", "Smart", "Steel", "Travel")
-NOUNS = {
-    "office": ("Pen Set", "Notebook", "Desk Lamp", "Stapler"),
-    "kitchen": ("Mug", "Frying Pan", "Chef Knife", "Kettle"),
-    "garden": ("Trowel", "Hose", "Seed Kit", "Pruner"),
-    "books": ("Cookbook", "Atlas", "Novel", "Field Guide"),
-    "audio": ("Headphones", "Speaker", "Earbuds", "Radio"),
-    "outdoor": ("Tent", "Lantern", "Water Bottle", "Sleeping Bag"),
-}
-FIRST = ("Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Radia", "Niklaus")
-LAST = ("Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Perlman", "Wirth")
-CITIES = (("Portland", "OR"), ("Austin", "TX"), ("Albany", "NY"), ("Fresno", "CA"), ("Spokane", "WA"))
-COUPONS = (
-    {"code": "WELCOME5", "amountCents": 500, "minSubtotalCents": 2000},
-    {"code": "BIG20", "amountCents": 2000, "minSubtotalCents": 10000, "expiresAt": "2030-12-31T00:00:00.000Z"},
-    {"code": "OLD10", "amountCents": 1000, "expiresAt": "2023-12-31T00:00:00.000Z"},
-)
-CARRIERS = ("ups", "fedex", "usps", None)
-REVIEW_TEXTS = ("Does the job.", "Better than expected.", "Arrived late, works fine.", "Would buy again.")
-
-
-class Mulberry32:
-    """A tiny, fixed pseudo-random generator."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & 0xFFFFFFFF
-
-    def next(self) -> int:
-        """The next 32-bit value."""
-        self.state = (self.state + 0x6D2B79F5) & 0xFFFFFFFF
-        t = self.state
-        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
-        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF
-        return (t ^ (t >> 14)) & 0xFFFFFFFF
-
-    def below(self, n: int) -> int:
-        """An integer in ``0..n-1``."""
-        return self.next() % n
-
-    def pick(self, items):  # type: ignore[no-untyped-def]
-        """One item of ``items``."""
-        return items[self.below(len(items))]
 
 
 def _module(name: str, value: object, doc: str) -> str:
     body = json.dumps(value, indent=2, ensure_ascii=False)
-    return f"/** {doc} Generated: edit the generator, not this file. */\nexport const {name} = {body};\n"
+    header = f"/** {doc} Generated: edit the generator, not this file. */"
+    return f"{header}\nexport const {name} = {body};\n"
 
 
 def _slug(name: str) -> str:
@@ -82,7 +44,14 @@ def render_fixtures(spec: ShopkitSpec) -> dict[str, str]:
         noun = NOUNS[category][(i // len(categories)) % len(NOUNS[category])]
         name = f"{rng.pick(ADJECTIVES)} {noun}"
         price = (rng.below(120) + 3) * 100 + rng.pick((0, 49, 50, 95, 99))
-        products.append({"sku": f"{category[:3].upper()}-{i + 1:03d}", "name": name, "priceCents": price, "category": category})
+        products.append(
+            {
+                "sku": f"{category[:3].upper()}-{i + 1:03d}",
+                "name": name,
+                "priceCents": price,
+                "category": category,
+            }
+        )
     stock = {p["sku"]: 20 + rng.below(40) for p in products}
     customers, addresses = [], []
     for i in range(spec.customers):
@@ -90,7 +59,15 @@ def render_fixtures(spec: ShopkitSpec) -> dict[str, str]:
         email = f"{first.lower()}.{last.lower()}@example.com"
         customers.append({"email": email, "$NAME$": f"{first} {last}"})
         city, region = rng.pick(CITIES)
-        addresses.append({"email": email, "line1": f"{10 + rng.below(890)} Main St", "city": city, "postalCode": f"{10000 + rng.below(89999)}", "region": region})
+        addresses.append(
+            {
+                "email": email,
+                "line1": f"{10 + rng.below(890)} Main St",
+                "city": city,
+                "postalCode": f"{10000 + rng.below(89999)}",
+                "region": region,
+            }
+        )
     prices = {p["sku"]: p["priceCents"] for p in products}
     orders = []
     for i in range(spec.customers - 2):
@@ -100,20 +77,39 @@ def render_fixtures(spec: ShopkitSpec) -> dict[str, str]:
             if sku not in [s for s, _ in items]:
                 items.append([sku, 1 + rng.below(3)])
         subtotal = sum(prices[s] * q for s, q in items)
-        order = {"email": customers[i]["email"], "items": items, "carrier": CARRIERS[i % len(CARRIERS)]}
+        order = {
+            "email": customers[i]["email"],
+            "items": items,
+            "carrier": CARRIERS[i % len(CARRIERS)],
+        }
         if i % 2 == 0 and subtotal >= 2000:
             order["coupon"] = "WELCOME5"
         orders.append(order)
     reviews = []
     for i, order in enumerate(orders[:4]):
-        reviews.append({"sku": order["items"][0][0], "email": order["email"], "rating": 3 + rng.below(3), "text": REVIEW_TEXTS[i % len(REVIEW_TEXTS)]})
+        reviews.append(
+            {
+                "sku": order["items"][0][0],
+                "email": order["email"],
+                "rating": 3 + rng.below(3),
+                "text": REVIEW_TEXTS[i % len(REVIEW_TEXTS)],
+            }
+        )
     return {
         "fixtures/categories.js": _module("categories", categories, "Demo categories."),
-        "fixtures/products.js": _module("products", products, "Demo products; `category` is a slug."),
+        "fixtures/products.js": _module(
+            "products", products, "Demo products; `category` is a slug."
+        ),
         "fixtures/stock.js": _module("stock", stock, "Units on the shelf per SKU."),
         "fixtures/coupons.js": _module("coupons", list(COUPONS), "Demo coupons."),
         "fixtures/customers.js": _module("customers", customers, "Demo customers."),
-        "fixtures/addresses.js": _module("addresses", addresses, "One address per customer, by email."),
-        "fixtures/orders.js": _module("orders", orders, "Orders placed and paid at seed time; `carrier` ships them."),
-        "fixtures/reviews.js": _module("reviews", reviews, "Reviews by customers who bought the product."),
+        "fixtures/addresses.js": _module(
+            "addresses", addresses, "One address per customer, by email."
+        ),
+        "fixtures/orders.js": _module(
+            "orders", orders, "Orders placed and paid at seed time; `carrier` ships them."
+        ),
+        "fixtures/reviews.js": _module(
+            "reviews", reviews, "Reviews by customers who bought the product."
+        ),
     }
