@@ -8,6 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
 from garuda_evals.testing import self_test, skip_or_fail

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from garuda_evals.runner.check import Verdict
 from garuda_evals_node.suites import load_basic, load_hard
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from garuda_evals.runner.check import Verdict
 from garuda_evals_node.suites import load_hard
 

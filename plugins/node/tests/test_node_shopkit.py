@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from garuda_evals.errors import FileFormatError
 from garuda_evals_node.hard import Edit, apply_edit
 from garuda_evals_node.shopkit import ShopkitSpec, generate, write

@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 import anyio
+from packaging.version import Version
+
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.probe import probe_toolchain
 from garuda_evals_node.check import NodeTestCheckRunner
 from garuda_evals_node.toolchain import MIN_NODE, node_toolchain
-from packaging.version import Version
 
 
 def test_node_probe_passes_and_reads_the_version(node) -> None:
