@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from garuda_evals_node.toolchain import MIN_NODE
+
 GARUDA = Path(sys.executable).parent / "garuda"
 BASIC = 10
 HARD = 6
@@ -96,5 +98,5 @@ def test_node_missing_stops_the_run_before_any_task(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": str(bin_dir)}
     done = _eval(tmp_path, "--agent", "oracle", "-s", "basic", env=env)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "node" in done.stderr and "Install Node.js 20.0 or newer" in done.stderr
+    assert "node" in done.stderr and f"Install Node.js {MIN_NODE} or newer" in done.stderr
     assert "PASS" not in done.stdout and "start:" not in done.stderr

@@ -22,10 +22,14 @@ NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
 USES_NODE_TEST = re.compile(r"""['"]node:test['"]""")
 COMMAND = (
-    "node --test --test-reporter=junit --test-reporter-destination={junit} "
-    "--test-reporter=spec --test-reporter-destination=stdout test/"
+    "shopt -s globstar; node --test --test-reporter=junit --test-reporter-destination={junit} "
+    "--test-reporter=spec --test-reporter-destination=stdout test/**/*.test.js"
 )
-"""The check of the node suites: node's runner called directly, JUnit for evidence."""
+"""The check of the node suites: node's runner called directly, JUnit for evidence.
+
+The shell expands the test files (``globstar``): node 20 takes paths, node 21+ globs, and
+neither takes a bare folder the same way (node 22 tries to load ``test/`` as a module).
+"""
 
 
 @dataclass

@@ -37,7 +37,7 @@ def garuda_toolchains() -> Iterator[ToolchainRecord]:
     """The node toolchain (alias ``nodejs``)."""
     yield ToolchainRecord(
         name="node",
-        description="Node.js 20+ with node --test",
+        description="Node.js 20.8+ with node --test",
         load=_toolchain,
         aliases=("nodejs",),
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from garuda_evals.toolchains.base import Toolchain
 
-MIN_NODE = "20.0"
-"""The lowest Node.js the suites need: ``node --test`` with the junit reporter."""
+MIN_NODE = "20.8"
+"""The lowest Node.js the suites need: the junit reporter of ``node --test`` came in 20.8.0."""
 
 HINT = (
     f"Install Node.js {MIN_NODE} or newer so that `node` is on PATH "
@@ -27,7 +27,7 @@ PROBE_FILES = {
 }
 
 PROBE_COMMAND = (
-    "node --test --test-reporter=junit --test-reporter-destination=probe.xml test/ "
+    "node --test --test-reporter=junit --test-reporter-destination=probe.xml test/probe.test.js "
     "&& grep -q '<testcase name=\"node --test runs\"' probe.xml"
 )
 
