@@ -103,7 +103,11 @@ def test_shopkit_imports_resolve_and_run_deep() -> None:
 def test_shopkit_own_tests_pass(node, tmp_path: Path) -> None:
     write(tmp_path)
     result = subprocess.run(
-        [node, "--test"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        [node, "--test", "--test-reporter=tap"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert re.search(r"# pass (\d{3})", result.stdout)
