@@ -1,7 +1,7 @@
 """The ``node-test`` check runner: JUnit XML from ``node --test``, read with node's quirks.
 
 ``node --test`` lists a file that reported no test as one passing test case named by its
-path. That happens for a helper module in ``test/`` (no tests in it: harmless) and for a
+path (absolute on node 20, as given on the command line on node 22+). That happens for a helper module in ``test/`` (no tests in it: harmless) and for a
 test file that ended early, for example by ``process.exit(0)`` at import. Counted as a
 test, an early exit would pass; here a file-level case of a file that uses ``node:test``
 is a failure, and one of a plain helper is not counted at all.
@@ -21,15 +21,6 @@ from garuda_evals.executors.base import CommandResult
 NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
 USES_NODE_TEST = re.compile(r"""['"]node:test['"]""")
-COMMAND = (
-    "shopt -s globstar; node --test --test-reporter=junit --test-reporter-destination={junit} "
-    "--test-reporter=spec --test-reporter-destination=stdout test/**/*.test.js"
-)
-"""The check of the node suites: node's runner called directly, JUnit for evidence.
-
-The shell expands the test files (``globstar``): node 20 takes paths, node 21+ globs, and
-neither takes a bare folder the same way (node 22 tries to load ``test/`` as a module).
-"""
 
 
 @dataclass
