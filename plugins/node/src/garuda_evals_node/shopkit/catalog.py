@@ -35,7 +35,7 @@ ENTITIES: tuple[Entity, ...] = (
         "cus",
         (
             S("email", "email", "'ada@example.com'"),
-            S("$NAME$", "str", "'Ada Lovelace'", max=100),
+            S("$NAME$", "str", "'Ada Marsh'", max=100),
             S("phone", "optstr", "'+1 555 0100'", max=30),
         ),
         "A registered customer; the email is unique (the service checks it).",

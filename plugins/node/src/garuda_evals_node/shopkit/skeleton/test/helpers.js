@@ -14,7 +14,7 @@ export function makeShop({ region = 'CA', clock = fixedClock('2024-03-01T12:00:0
   const pad = services.products.create({ sku: 'PAD-1', name: 'Note Pad', priceCents: 450, categoryId: office.id });
   const mug = services.products.create({ sku: 'MUG-1', name: 'Mug', priceCents: 1200, categoryId: kitchen.id });
   for (const product of [pen, pad, mug]) services.inventory.restock(product.id, 10);
-  const ada = services.customers.register({ email: 'ada@example.com', $NAME$: 'Ada Lovelace' });
+  const ada = services.customers.register({ email: 'ada@example.com', $NAME$: 'Ada Marsh' });
   const home = services.customers.addAddress(ada.id, { line1: '1 Main St', city: 'Fresno', postalCode: '93650', region });
   return { app, services, clock, office, kitchen, pen, pad, mug, ada, home };
 }

@@ -1,7 +1,7 @@
 const users = new Map([
-  [1, { id: 1, first: 'Ada', last: 'Lovelace', nickname: null }],
-  [2, { id: 2, first: 'Grace', last: 'Hopper', nickname: 'Amazing Grace' }],
-  [3, { id: 3, first: 'Alan', last: 'Turing', nickname: null }],
+  [1, { id: 1, first: 'Ada', last: 'Marsh', nickname: null }],
+  [2, { id: 2, first: 'Greta', last: 'Okafor', nickname: 'Amazing Greta' }],
+  [3, { id: 3, first: 'Alan', last: 'Navarro', nickname: null }],
 ]);
 
 export function findUser(id) {

@@ -5,12 +5,12 @@ import { greet, formalGreeting } from '../src/greeting.js';
 import { userReport } from '../src/report.js';
 
 test('getUserName prefers the nickname', () => {
-  assert.equal(getUserName(2), 'Amazing Grace');
-  assert.equal(getUserName(1), 'Ada Lovelace');
+  assert.equal(getUserName(2), 'Amazing Greta');
+  assert.equal(getUserName(1), 'Ada Marsh');
 });
 
 test('formal names ignore the nickname', () => {
-  assert.equal(getUserName(2, { formal: true }), 'Grace Hopper');
+  assert.equal(getUserName(2, { formal: true }), 'Greta Okafor');
 });
 
 test('unknown users throw', () => {
@@ -18,11 +18,11 @@ test('unknown users throw', () => {
 });
 
 test('greetings use the shown name', () => {
-  assert.equal(greet(3, 9), 'Good morning, Alan Turing!');
-  assert.equal(greet(2, 20), 'Good evening, Amazing Grace!');
-  assert.equal(formalGreeting(2), 'Dear Grace Hopper,');
+  assert.equal(greet(3, 9), 'Good morning, Alan Navarro!');
+  assert.equal(greet(2, 20), 'Good evening, Amazing Greta!');
+  assert.equal(formalGreeting(2), 'Dear Greta Okafor,');
 });
 
 test('the report is sorted by name', () => {
-  assert.equal(userReport(), '#1 Ada Lovelace\n#3 Alan Turing\n#2 Amazing Grace');
+  assert.equal(userReport(), '#1 Ada Marsh\n#3 Alan Navarro\n#2 Amazing Greta');
 });
