@@ -1,0 +1,44 @@
+"""Add up the calls of one turn into core's Usage, honestly."""
+
+from __future__ import annotations
+
+from garuda_evals.models.usage import Usage
+
+from garuda_evals_agent.messages import CallUsage
+
+
+class UsageMeter:
+    """Sums provider-reported tokens; unreported calls and unknown prices stay visible."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+
+    def add(self, call: CallUsage) -> None:
+        """Count one model call."""
+        notes: list[str] = []
+        if not call.reported:
+            notes.append(
+                call.price_note or "a response came without a usage report; its reservation counts"
+            )
+        elif call.cost_usd is None:
+            notes.append(call.price_note or "no known price")
+        self.usage = self.usage + Usage(
+            input_tokens=call.input_tokens,
+            cache_read_tokens=call.cache_read_tokens,
+            cache_write_tokens=call.cache_write_tokens,
+            output_tokens=call.output_tokens,
+            reasoning_tokens=call.reasoning_tokens,
+            unreported_tokens=0 if call.reported else call.reservation,
+            tokens_known=call.reported,
+            cost_usd=call.cost_usd or 0.0,
+            cost_incomplete=(not call.reported) or call.cost_usd is None,
+            requests=1,
+            unreported_requests=0 if call.reported else 1,
+            notes=notes,
+        )
+
+    def add_lost(self, reservation: int, reason: str) -> None:
+        """A call that failed after its response began: it may have been billed, so count it."""
+        self.add(
+            CallUsage(reported=False, reservation=reservation, cost_usd=0.0, price_note=reason)
+        )
