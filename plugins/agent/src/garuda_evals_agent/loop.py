@@ -147,7 +147,7 @@ class GarudaAgent(Agent):
         state: _State,
         log: TurnLog,
     ) -> ModelResponse:
-        def on_retry(attempt: int, wait: float, error: Exception) -> None:
+        def on_error(attempt: int, wait: float | None, error: Exception) -> None:
             if getattr(error, "billed_unknown", False):
                 reservation = request.max_tokens + estimate_tokens(
                     json.dumps([repr(m) for m in request.messages])
@@ -155,13 +155,15 @@ class GarudaAgent(Agent):
                 state.meter.add_lost(
                     reservation, "a response broke off after it began; its reservation counts"
                 )
+            if wait is None:
+                return
             line = (
                 f"model call failed ({error}); retry {attempt}/{self.policy.retries} in {wait:.1f}s"
             )
             log.retry(request.step, attempt, wait, error)
             turn.events("retry", line)
 
-        response = await with_retries(lambda: client.complete(request), self.policy, on_retry)
+        response = await with_retries(lambda: client.complete(request), self.policy, on_error)
         state.meter.add(response.usage)
         log.exchange(request.step, response)
         return response

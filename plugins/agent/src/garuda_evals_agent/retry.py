@@ -45,9 +45,12 @@ class RetryPolicy:
 async def with_retries(
     call: Callable[[], Awaitable[T]],
     policy: RetryPolicy,
-    on_retry: Callable[[int, float, TransientModelError], None],
+    on_error: Callable[[int, float | None, TransientModelError], None],
 ) -> T:
-    """Run ``call``; on TransientModelError wait and try again, then raise ModelCallError."""
+    """Run ``call``; on TransientModelError wait and try again, then raise ModelCallError.
+
+    ``on_error(attempt, wait, error)`` hears of every failure; ``wait`` is None for the last.
+    """
     attempt = 0
     while True:
         try:
@@ -55,9 +58,10 @@ async def with_retries(
         except TransientModelError as error:
             attempt += 1
             if attempt > policy.retries:
+                on_error(attempt, None, error)
                 raise ModelCallError(
                     f"model call failed after {policy.retries} retries: {error}"
                 ) from error
             wait = policy.delay(attempt, error.retry_after_s)
-            on_retry(attempt, wait, error)
+            on_error(attempt, wait, error)
             await anyio.sleep(wait)
