@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from garuda_evals.agents.base import AgentOutcome, AgentTurn
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.host import HostExecutor

@@ -1,6 +1,7 @@
 """--batch on: each call is a Message Batch of one at half price; other providers are refused."""
 
 import pytest
+
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals_agent.factory import GarudaAgentFactory

@@ -1,6 +1,7 @@
 """Model choice, keys, refused flags, and --keep-thinking as the fake server saw it."""
 
 import pytest
+
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals_agent.factory import GarudaAgentFactory

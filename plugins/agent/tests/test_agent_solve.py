@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import anyio
+
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.checks.protected import snapshot
 from garuda_evals.environment import check_environment

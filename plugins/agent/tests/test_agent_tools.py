@@ -3,6 +3,7 @@
 import os
 
 import pytest
+
 from garuda_evals_agent.prompt import system_prompt
 from garuda_evals_agent.tools import files
 from garuda_evals_agent.tools.approver import Approver

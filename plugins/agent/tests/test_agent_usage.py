@@ -1,6 +1,7 @@
 """Usage and cost honesty: missing usage, unknown prices, OpenAI's cached tokens."""
 
 import pytest
+
 from garuda_evals.models.settings import RunSettings
 from garuda_evals_agent.messages import CallUsage
 from garuda_evals_agent.pricing import PriceSource, price_call

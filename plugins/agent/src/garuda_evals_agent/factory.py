@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from garuda_evals.agents.base import Agent, AgentFactory
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
-
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.providers.registry import resolve
 

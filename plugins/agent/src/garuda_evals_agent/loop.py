@@ -6,11 +6,11 @@ import json
 from dataclasses import dataclass, field
 
 import anyio
+
 from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
-
 from garuda_evals_agent.messages import (
     Message,
     ModelRequest,
@@ -48,6 +48,12 @@ class _State:
     cutoffs: int = 0
     notices: list[str] = field(default_factory=list)
     meter: UsageMeter = field(default_factory=UsageMeter)
+
+
+def _report_progress(turn: AgentTurn, state: _State) -> None:
+    """Keep the runner's view current, so a timeout or an error still shows what was used."""
+    turn.progress.steps = state.steps
+    turn.progress.usage = state.meter.usage
 
 
 class GarudaAgent(Agent):
@@ -105,6 +111,7 @@ class GarudaAgent(Agent):
                 self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
                 return "max_steps"
             state.steps += 1
+            _report_progress(turn, state)
             request = ModelRequest(system, history, TOOLS, client.max_output_tokens, state.steps)
             response = await self._call(turn, client, request, state, log)
             message = response.message
@@ -155,6 +162,7 @@ class GarudaAgent(Agent):
                 state.meter.add_lost(
                     reservation, "a response broke off after it began; its reservation counts"
                 )
+                _report_progress(turn, state)
             if wait is None:
                 return
             line = (
@@ -165,6 +173,7 @@ class GarudaAgent(Agent):
 
         response = await with_retries(lambda: client.complete(request), self.policy, on_error)
         state.meter.add(response.usage)
+        _report_progress(turn, state)
         log.exchange(request.step, response)
         return response
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from garuda_evals.models.usage import Usage
-
 from garuda_evals_agent.messages import CallUsage
 
 

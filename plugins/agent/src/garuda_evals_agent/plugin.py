@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from garuda_evals.hookspecs import hookimpl
 from garuda_evals.records import ProviderRecord
-
 from garuda_evals_agent.providers.base import ModelProvider
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
-
 from garuda_evals_agent.messages import ModelResponse, ToolCall, ToolSpec
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.tools.registry import ToolOutcome

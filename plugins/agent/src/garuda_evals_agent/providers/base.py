@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from garuda_evals.models.settings import RunSettings
-
 from garuda_evals_agent.messages import ModelRequest, ModelResponse
 
 

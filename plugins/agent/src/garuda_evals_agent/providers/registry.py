@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
-
 from garuda_evals_agent.providers.base import ModelProvider
 
 MODEL_VAR = "GARUDA_MODEL"

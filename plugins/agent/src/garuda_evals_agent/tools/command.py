@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from garuda_evals.agents.base import AgentTurn
-
 from garuda_evals_agent.tools.output import clip
 from garuda_evals_agent.tools.paths import ToolError
 
