@@ -47,8 +47,8 @@ def fake_server(model_env: pytest.MonkeyPatch) -> Iterator[Callable[..., FakeMod
     the provider's base URL (and a test key) at it."""
     servers: list[FakeModelServer] = []
 
-    def start(script: list[Any], provider: str = "anthropic") -> FakeModelServer:
-        server = FakeModelServer(script).__enter__()
+    def start(script: list[Any], provider: str = "anthropic", **options: Any) -> FakeModelServer:
+        server = FakeModelServer(script, **options).__enter__()
         servers.append(server)
         if provider == "anthropic":
             model_env.setenv("ANTHROPIC_API_KEY", "test-key")
@@ -97,6 +97,7 @@ def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
         prompt: str = "Do the task.",
         workspace: Path | None = None,
         task: Task | None = None,
+        limit_s: float | None = None,
     ) -> TurnRun:
         factory = GarudaAgentFactory()
         factory.check_settings(settings)
@@ -124,8 +125,13 @@ def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
             settings=settings,
             events=lambda kind, message: events.append((kind, message)),
         )
+
+        async def limited() -> AgentOutcome:
+            with anyio.fail_after(limit_s):
+                return await agent.run(turn)
+
         try:
-            outcome = anyio.run(agent.run, turn)
+            outcome = anyio.run(limited)
             return TurnRun(outcome, None, events, transcript)
         except Exception as error:
             return TurnRun(None, error, events, transcript)

@@ -42,3 +42,11 @@ def test_batch_with_another_provider_is_refused_before_any_call(model_env, model
     model_env.setenv("OPENAI_API_KEY", "k")
     with pytest.raises(UsageError, match="Anthropic models only"):
         GarudaAgentFactory().check_settings(RunSettings(model=model, batch="on"))
+
+
+def test_a_batch_still_waited_on_at_the_task_limit_is_cancelled(fake_server, run_turn):
+    server = fake_server([Reply([Text("late")])], batch_polls=10**6)
+    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", batch="on"), limit_s=1.0)
+    assert isinstance(run.error, TimeoutError)
+    assert server.requests[-1]["path"] == "/v1/messages/batches/msgbatch_0001/cancel"
+    assert run.lines("end")[0]["stopReason"] == "cancelled"

@@ -124,3 +124,16 @@ def test_retries_exhausted_is_an_error_run_counted_in_both_rates(
     error = report["results"][1]
     assert error["status"] == "ERR" and "after 2 retries" in error["failure"]
     assert error["usage"]["unreportedRequests"] == 3  # broken streams may have been billed
+
+
+def test_eval_with_a_model_and_no_key_stops_before_any_task(tmp_path, model_env):
+    done = subprocess.run(
+        [str(GARUDA), "eval", "-m", MODEL, "-s", "python", "--executor", "host"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "ANTHROPIC_API_KEY" in done.stderr
+    assert not list(tmp_path.glob(".garuda/evals/*/report.json"))

@@ -22,8 +22,11 @@ MODEL_CALL_PATHS = ("/v1/messages", "/v1/chat/completions", "/chat/completions")
 class FakeModelServer:
     """Use as a context manager; ``url`` is the base URL, ``requests`` what arrived."""
 
-    def __init__(self, script: list[Reply | Fault], *, max_requests: int = 200) -> None:
+    def __init__(
+        self, script: list[Reply | Fault], *, max_requests: int = 200, batch_polls: int = 2
+    ) -> None:
         self.script = list(script)
+        self.batch_polls = batch_polls
         self.max_requests = max_requests
         self.requests: list[dict[str, Any]] = []
         self.batches: dict[str, dict[str, Any]] = {}
@@ -99,7 +102,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/v1/messages/batches":
             self._create_batch(body)
         elif path.endswith("/cancel"):
-            self._json(200, self._batch_json(path.split("/")[-2]))
+            self._json(
+                200, {**self._batch_json(path.split("/")[-2]), "processing_status": "canceling"}
+            )
         elif path in ("/v1/chat/completions", "/chat/completions"):
             self._openai(body)
         else:
@@ -165,7 +170,7 @@ class _Handler(BaseHTTPRequestHandler):
         batch = self.fake.batches.get(batch_id, {"polls": 0})
         if poll:
             batch["polls"] += 1
-        ended = batch["polls"] >= 2
+        ended = batch["polls"] >= self.fake.batch_polls
         return {
             "id": batch_id,
             "type": "message_batch",
