@@ -42,7 +42,7 @@ def test_openai_itself_gets_max_completion_tokens(model_env, model, param, limit
     client = OpenAICompatibleProvider("openai").open(model, RunSettings(), ClientOptions())
     asked = request()
     asked.max_tokens = client.max_output_tokens
-    body = client.params(asked)
+    body = client.request_body(asked)
     assert body[param] == limit and "max_tokens" not in body
     assert body["messages"][0] == {"role": "system", "content": "sys"}
     assert client.prices.provider_id == "openai"
@@ -51,5 +51,5 @@ def test_openai_itself_gets_max_completion_tokens(model_env, model, param, limit
 def test_compatible_servers_get_max_tokens_and_no_price_source(model_env):
     model_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     client = OpenAICompatibleProvider("openai").open("local", RunSettings(), ClientOptions())
-    assert "max_tokens" in client.params(request())
+    assert "max_tokens" in client.request_body(request())
     assert client.prices.provider_id is None and client.prices.api_url == "http://127.0.0.1:9/v1"

@@ -57,3 +57,22 @@ def test_prices_come_from_genai_prices(factor):
     cached = CallUsage(cache_read_tokens=1_000_000)
     price_call(cached, "claude-haiku-4-5", PriceSource(provider_id="anthropic"))
     assert cached.cost_usd == pytest.approx(0.1)
+
+
+def test_stream_without_final_usage_keeps_only_the_input_it_reported():
+    from garuda_evals_agent.providers.anthropic_wire import StreamAccumulator, parse_usage
+
+    accumulator = StreamAccumulator()
+    start = {"usage": {"input_tokens": 500, "cache_read_input_tokens": 0, "output_tokens": 1}}
+    for event in [
+        {"type": "message_start", "message": {"id": "m", "content": [], **start}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
+        {"type": "message_stop"},
+    ]:
+        accumulator.feed(event)
+    usage = parse_usage(accumulator.result()["usage"], reservation=9000)
+    assert not usage.reported and usage.reservation == 9000
+    assert (usage.input_tokens, usage.output_tokens) == (500, 0)

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-
 import anyio
 
 from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
-from garuda_evals_agent.messages import (
-    Message,
-    ModelRequest,
-    ModelResponse,
-    TextPart,
-    ToolResult,
-    estimate_tokens,
-)
-from garuda_evals_agent.meter import UsageMeter
+from garuda_evals_agent.calls import TurnState, call_model
+from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult
 from garuda_evals_agent.prompt import system_prompt
 from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelProvider
 from garuda_evals_agent.providers.registry import ModelSpec
 from garuda_evals_agent.recovery import MAX_CONSECUTIVE_CUTOFFS, append_user, keep_whole, nudge
-from garuda_evals_agent.retry import RetryPolicy, with_retries
+from garuda_evals_agent.retry import RetryPolicy
 from garuda_evals_agent.tools.approver import Approver
 from garuda_evals_agent.tools.registry import TOOLS, dispatch
 from garuda_evals_agent.transcribe import TurnLog
@@ -40,20 +30,6 @@ class AgentRunError(RuntimeError):
         self.steps = steps
         self.usage = usage
         self.stop_reason = "error"
-
-
-@dataclass
-class _State:
-    steps: int = 0
-    cutoffs: int = 0
-    notices: list[str] = field(default_factory=list)
-    meter: UsageMeter = field(default_factory=UsageMeter)
-
-
-def _report_progress(turn: AgentTurn, state: _State) -> None:
-    """Keep the runner's view current, so a timeout or an error still shows what was used."""
-    turn.progress.steps = state.steps
-    turn.progress.usage = state.meter.usage
 
 
 class GarudaAgent(Agent):
@@ -76,23 +52,17 @@ class GarudaAgent(Agent):
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on the task until the model stops calling tools or a limit is reached."""
         client = self.provider.open(self.spec.model, self.settings, self.options)
-        state = _State()
+        state = TurnState()
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
             try:
                 stop = await self._loop(turn, client, state, log)
             except BaseException as error:
                 cancelled = isinstance(error, anyio.get_cancelled_exc_class())
-                log.end(
-                    "cancelled" if cancelled else "error",
-                    state.steps,
-                    state.meter.usage,
-                    error=error,
-                )
+                usage = state.meter.usage
+                log.end("cancelled" if cancelled else "error", state.steps, usage, error=error)
                 if isinstance(error, Exception):
-                    raise AgentRunError(
-                        str(error), steps=state.steps, usage=state.meter.usage
-                    ) from error
+                    raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
                 raise
             finally:
                 with anyio.CancelScope(shield=True):
@@ -100,7 +70,9 @@ class GarudaAgent(Agent):
             log.end(stop, state.steps, state.meter.usage)
         return AgentOutcome(state.steps, state.meter.usage, stop, state.notices)
 
-    async def _loop(self, turn: AgentTurn, client: ModelClient, state: _State, log: TurnLog) -> str:
+    async def _loop(
+        self, turn: AgentTurn, client: ModelClient, state: TurnState, log: TurnLog
+    ) -> str:
         system = system_prompt(turn.workspace)
         max_steps = turn.max_steps or self.settings.max_steps or DEFAULT_MAX_STEPS
         log.start(str(self.spec), system, TOOLS, max_steps, self.options, client.max_output_tokens)
@@ -111,23 +83,23 @@ class GarudaAgent(Agent):
                 self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
                 return "max_steps"
             state.steps += 1
-            _report_progress(turn, state)
+            state.report(turn)
             request = ModelRequest(system, history, TOOLS, client.max_output_tokens, state.steps)
-            response = await self._call(turn, client, request, state, log)
-            message = response.message
-            after: list[TextPart] = []
+            response = await call_model(turn, client, request, state, log, self.policy)
+            message, after = response.message, []
             if response.stop_reason == "max_tokens":
                 state.cutoffs += 1
                 message, dropped = keep_whole(message)
+                going_on = state.cutoffs <= MAX_CONSECUTIVE_CUTOFFS
                 self._notice(
                     turn,
                     state,
                     log,
                     f"output limit: step {state.steps} stopped at max_tokens "
                     f"({request.max_tokens}); dropped {dropped} unfinished tool call(s)"
-                    + ("" if state.cutoffs > MAX_CONSECUTIVE_CUTOFFS else ", continuing"),
+                    + (", continuing" if going_on else ""),
                 )
-                if state.cutoffs > MAX_CONSECUTIVE_CUTOFFS:
+                if not going_on:
                     return "max_tokens"
                 after = [TextPart(nudge(request.max_tokens))]
             else:
@@ -146,38 +118,7 @@ class GarudaAgent(Agent):
                 results.append(ToolResult(call.id, outcome.content, outcome.is_error))
             append_user(history, Message("user", [*results, *after]))
 
-    async def _call(
-        self,
-        turn: AgentTurn,
-        client: ModelClient,
-        request: ModelRequest,
-        state: _State,
-        log: TurnLog,
-    ) -> ModelResponse:
-        def on_error(attempt: int, wait: float | None, error: Exception) -> None:
-            if getattr(error, "billed_unknown", False):
-                reservation = request.max_tokens + estimate_tokens(
-                    json.dumps([repr(m) for m in request.messages])
-                )
-                state.meter.add_lost(
-                    reservation, "a response broke off after it began; its reservation counts"
-                )
-                _report_progress(turn, state)
-            if wait is None:
-                return
-            line = (
-                f"model call failed ({error}); retry {attempt}/{self.policy.retries} in {wait:.1f}s"
-            )
-            log.retry(request.step, attempt, wait, error)
-            turn.events("retry", line)
-
-        response = await with_retries(lambda: client.complete(request), self.policy, on_error)
-        state.meter.add(response.usage)
-        _report_progress(turn, state)
-        log.exchange(request.step, response)
-        return response
-
-    def _notice(self, turn: AgentTurn, state: _State, log: TurnLog, text: str) -> None:
+    def _notice(self, turn: AgentTurn, state: TurnState, log: TurnLog, text: str) -> None:
         state.notices.append(text)
         log.notice(text)
         turn.events("notice", text)

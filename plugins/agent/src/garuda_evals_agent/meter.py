@@ -5,6 +5,8 @@ from __future__ import annotations
 from garuda_evals.models.usage import Usage
 from garuda_evals_agent.messages import CallUsage
 
+UNREPORTED = "a response came without a usage report; its reservation counts"
+
 
 class UsageMeter:
     """Sums provider-reported tokens; unreported calls and unknown prices stay visible."""
@@ -12,14 +14,12 @@ class UsageMeter:
     def __init__(self) -> None:
         self.usage = Usage()
 
-    def add(self, call: CallUsage) -> None:
-        """Count one model call."""
+    def add(self, call: CallUsage, note: str = UNREPORTED) -> None:
+        """Count one model call; ``note`` explains an unreported one."""
         notes: list[str] = []
         if not call.reported:
-            notes.append(
-                call.price_note or "a response came without a usage report; its reservation counts"
-            )
-        elif call.cost_usd is None:
+            notes.append(note)
+        if call.cost_usd is None:
             notes.append(call.price_note or "no known price")
         self.usage = self.usage + Usage(
             input_tokens=call.input_tokens,
@@ -36,8 +36,7 @@ class UsageMeter:
             notes=notes,
         )
 
-    def add_lost(self, reservation: int, reason: str) -> None:
-        """A call that failed after its response began: it may have been billed, so count it."""
-        self.add(
-            CallUsage(reported=False, reservation=reservation, cost_usd=0.0, price_note=reason)
-        )
+    def add_lost(self, reservation: int) -> None:
+        """A call that broke off after its response began: it may have been billed."""
+        lost = CallUsage(reported=False, reservation=reservation, cost_usd=0.0)
+        self.add(lost, "a response broke off after it began; its reservation counts")

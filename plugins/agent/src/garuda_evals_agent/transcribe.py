@@ -49,9 +49,9 @@ class TurnLog:
             },
         )
 
-    def exchange(self, step: int, response: ModelResponse) -> None:
-        """One model call: the request as sent and the response as received."""
-        body = {k: v for k, v in response.wire_request.items() if k not in _UNCHANGED}
+    def request(self, step: int, wire_request: dict[str, Any]) -> None:
+        """A model call's request body, as it is sent (once per step, retries included)."""
+        body = {k: v for k, v in wire_request.items() if k not in _UNCHANGED}
         messages = body.pop("messages", [])
         self.transcript.write(
             "request",
@@ -63,6 +63,9 @@ class TurnLog:
             },
         )
         self.sent = len(messages)
+
+    def response(self, step: int, response: ModelResponse) -> None:
+        """A model call's response, as received (assembled from the stream)."""
         self.transcript.write(
             "response",
             {
@@ -81,6 +84,10 @@ class TurnLog:
             "retry",
             {"step": step, "attempt": attempt, "waitS": round(wait_s, 3), "error": str(error)},
         )
+
+    def failed(self, step: int, attempt: int, error: BaseException) -> None:
+        """The last failed attempt: no retry is left."""
+        self.transcript.write("failed", {"step": step, "attempt": attempt, "error": str(error)})
 
     def tool_call(self, call: ToolCall) -> None:
         """A tool call the model made."""

@@ -25,7 +25,7 @@ class AnthropicBatchClient(AnthropicClient):
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Create a batch of one, poll until ``ended``, read its result."""
-        params = self.params(request)
+        params = self.request_body(request)
         custom_id = f"step-{request.step}-{uuid.uuid4().hex[:8]}"
         try:
             batch = await self.sdk.messages.batches.create(

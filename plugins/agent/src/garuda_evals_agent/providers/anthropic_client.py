@@ -35,8 +35,8 @@ class AnthropicClient(ModelClient):
         self.profile = profile(model)
         self.max_output_tokens = self.profile.max_tokens
 
-    def params(self, request: ModelRequest) -> dict[str, Any]:
-        """The Messages request body (without ``stream``)."""
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The Messages request body (``stream`` is added when it is sent)."""
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens,
@@ -56,10 +56,7 @@ class AnthropicClient(ModelClient):
         """Turn a Message dict into the neutral response, priced."""
         parsed, stop, raw_stop = parse_message(message)
         usage = parse_usage(message.get("usage"), self.reservation(params))
-        if usage.reported:
-            price_call(usage, self.model, PRICES, self.price_factor)
-        else:
-            usage.cost_usd = 0.0
+        price_call(usage, self.model, PRICES, self.price_factor)
         return ModelResponse(
             message=parsed,
             stop_reason=stop,
@@ -72,7 +69,7 @@ class AnthropicClient(ModelClient):
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Stream one Messages call; a stream that ends early is a transient error."""
-        params = self.params(request)
+        params = self.request_body(request)
         accumulator = StreamAccumulator()
         try:
             stream = await self.sdk.messages.create(**params, stream=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from garuda_evals.models.settings import RunSettings
 from garuda_evals_agent.messages import ModelRequest, ModelResponse
@@ -44,6 +45,10 @@ class ModelClient(ABC):
 
     max_output_tokens: int
     """The max_tokens this client asks for on each call."""
+
+    @abstractmethod
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The body ``complete`` sends for ``request`` (JSON-serializable, for the transcript)."""
 
     @abstractmethod
     async def complete(self, request: ModelRequest) -> ModelResponse:

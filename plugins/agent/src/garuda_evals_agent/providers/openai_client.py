@@ -55,7 +55,7 @@ class OpenAIClient(ModelClient):
         self.limit_param = limit_param
         self.max_output_tokens = max_output_tokens(model)
 
-    def params(self, request: ModelRequest) -> dict[str, Any]:
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
         """The chat completion request body."""
         return {
             "model": self.model,
@@ -68,7 +68,7 @@ class OpenAIClient(ModelClient):
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Stream one completion; a stream without a finish reason is a transient error."""
-        params = self.params(request)
+        params = self.request_body(request)
         accumulator = ChunkAccumulator()
         try:
             stream = await self.sdk.chat.completions.create(**params)
@@ -87,10 +87,7 @@ class OpenAIClient(ModelClient):
         message, stop, raw_stop = parse_result(result)
         reservation = request.max_tokens + estimate_tokens(json.dumps(params, ensure_ascii=False))
         usage = parse_usage(result["usage"], reservation)
-        if usage.reported:
-            price_call(usage, self.model, self.prices)
-        else:
-            usage.cost_usd = 0.0
+        price_call(usage, self.model, self.prices)
         return ModelResponse(
             message=message,
             stop_reason=stop,
