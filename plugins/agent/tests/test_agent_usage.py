@@ -60,7 +60,8 @@ def test_prices_come_from_genai_prices(factor):
 
 
 def test_stream_without_final_usage_keeps_only_the_input_it_reported():
-    from garuda_evals_agent.providers.anthropic_wire import StreamAccumulator, parse_usage
+    from garuda_evals_agent.providers.anthropic_response import parse_usage
+    from garuda_evals_agent.providers.anthropic_stream import StreamAccumulator
 
     accumulator = StreamAccumulator()
     start = {"usage": {"input_tokens": 500, "cache_read_input_tokens": 0, "output_tokens": 1}}

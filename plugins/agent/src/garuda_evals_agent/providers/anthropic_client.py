@@ -8,14 +8,9 @@ from typing import Any
 from garuda_evals_agent.messages import ModelRequest, ModelResponse, estimate_tokens
 from garuda_evals_agent.pricing import PriceSource, price_call
 from garuda_evals_agent.providers.anthropic_models import profile
-from garuda_evals_agent.providers.anthropic_wire import (
-    StreamAccumulator,
-    messages_param,
-    parse_message,
-    parse_usage,
-    system_blocks,
-    tools_param,
-)
+from garuda_evals_agent.providers.anthropic_response import parse_message, parse_usage
+from garuda_evals_agent.providers.anthropic_stream import StreamAccumulator
+from garuda_evals_agent.providers.anthropic_wire import messages_param, system_blocks, tools_param
 from garuda_evals_agent.providers.base import ClientOptions, ModelClient, TransientModelError
 from garuda_evals_agent.providers.http_errors import classify
 

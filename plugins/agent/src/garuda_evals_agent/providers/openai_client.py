@@ -10,13 +10,8 @@ from garuda_evals_agent.messages import ModelRequest, ModelResponse, estimate_to
 from garuda_evals_agent.pricing import PriceSource, price_call
 from garuda_evals_agent.providers.base import ClientOptions, ModelClient, TransientModelError
 from garuda_evals_agent.providers.http_errors import classify
-from garuda_evals_agent.providers.openai_wire import (
-    ChunkAccumulator,
-    messages_param,
-    parse_result,
-    parse_usage,
-    tools_param,
-)
+from garuda_evals_agent.providers.openai_stream import ChunkAccumulator, parse_result, parse_usage
+from garuda_evals_agent.providers.openai_wire import messages_param, tools_param
 
 THINKING_MAX_TOKENS = 16_384
 PLAIN_MAX_TOKENS = 8_192
