@@ -23,6 +23,12 @@ class AnthropicBatchClient(AnthropicClient):
 
     price_factor = BATCH_PRICE_FACTOR
 
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The Messages body of the batch's one request (batches do not stream)."""
+        body = super().request_body(request)
+        body.pop("stream")
+        return body
+
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Create a batch of one, poll until ``ended``, read its result."""
         params = self.request_body(request)

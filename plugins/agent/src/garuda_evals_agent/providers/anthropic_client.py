@@ -31,7 +31,7 @@ class AnthropicClient(ModelClient):
         self.max_output_tokens = self.profile.max_tokens
 
     def request_body(self, request: ModelRequest) -> dict[str, Any]:
-        """The Messages request body (``stream`` is added when it is sent)."""
+        """The Messages request body, streamed."""
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens,
@@ -41,6 +41,7 @@ class AnthropicClient(ModelClient):
         }
         if self.profile.thinking is not None:
             params["thinking"] = self.profile.thinking
+        params["stream"] = True
         return params
 
     def reservation(self, params: dict[str, Any]) -> int:
@@ -67,7 +68,7 @@ class AnthropicClient(ModelClient):
         params = self.request_body(request)
         accumulator = StreamAccumulator()
         try:
-            stream = await self.sdk.messages.create(**params, stream=True)
+            stream = await self.sdk.messages.create(**params)
             async for event in stream:
                 accumulator.feed(event.to_dict())
         except Exception as error:
