@@ -76,17 +76,27 @@ def test_off_values_of_those_flags_are_fine(model_env):
     )
 
 
-SCRIPT = [Reply([Think("plan", signature="sig-1"), Use("list_files", {})]), Reply([Text("done")])]
+SCRIPT = [
+    Reply([Think("plan", signature="sig-1"), Use("list_files", {})]),
+    Reply([Think("next", signature="sig-2"), Use("list_files", {})]),
+    Reply([Text("done")]),
+]
 
 
 @pytest.mark.parametrize(
-    ("keep", "sent"), [(None, ["thinking", "tool_use"]), ("off", ["tool_use"])]
+    ("keep", "first", "second"),
+    [
+        (None, ["thinking", "tool_use"], ["thinking", "tool_use"]),
+        ("off", ["tool_use"], ["thinking", "tool_use"]),
+    ],
 )
-def test_keep_thinking_is_visible_in_the_requests(fake_server, run_turn, keep, sent):
+def test_keep_thinking_is_visible_in_the_requests(fake_server, run_turn, keep, first, second):
     server = fake_server(list(SCRIPT))
     run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", keep_thinking=keep))
     assert run.error is None, run.error
-    assistant = server.model_calls()[1]["body"]["messages"][1]
-    assert [block["type"] for block in assistant["content"]] == sent
-    if keep is None:
-        assert assistant["content"][0]["signature"] == "sig-1"
+    messages = server.model_calls()[2]["body"]["messages"]
+    assistants = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert [b["type"] for b in assistants[0]] == first
+    # the newest assistant message keeps its thinking: the API needs it during tool use
+    assert [b["type"] for b in assistants[1]] == second
+    assert assistants[1][0]["signature"] == "sig-2"

@@ -48,10 +48,16 @@ def _signed(raw: dict[str, Any]) -> bool:
 
 
 def messages_param(messages: list[Message], keep_thinking: bool) -> list[dict[str, Any]]:
-    """Messages; the last block of the last message carries the cache breakpoint."""
+    """Messages; the last block of the last message carries the cache breakpoint.
+
+    With ``keep_thinking`` off, thinking blocks are dropped from every assistant message but
+    the newest: the API needs that one while its tool calls are being answered.
+    """
     wire: list[dict[str, Any]] = []
-    for message in messages:
-        blocks = [b for b in (_block(p, keep_thinking) for p in message.parts) if b is not None]
+    newest = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+    for index, message in enumerate(messages):
+        keep = keep_thinking or index == newest
+        blocks = [b for b in (_block(p, keep) for p in message.parts) if b is not None]
         if not blocks:
             continue
         if wire and wire[-1]["role"] == message.role:
