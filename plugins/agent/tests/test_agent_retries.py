@@ -47,3 +47,24 @@ def test_bad_request_is_not_retried(fake_server, run_turn):
     run = run_turn(MODEL)
     assert isinstance(run.error, AgentRunError) and "400" in str(run.error)
     assert len(server.model_calls()) == 1
+
+
+def test_overload_inside_a_stream_is_retried(fake_server, run_turn):
+    server = fake_server([Fault(in_stream=True), Reply([Text("done")])])
+    run = run_turn(MODEL)
+    assert run.error is None, run.error
+    assert len(server.model_calls()) == 2
+    retries = [line for kind, line in run.events if kind == "retry"]
+    assert len(retries) == 1 and "overloaded_error" in retries[0]
+    # the broken stream had begun: it may have been billed, so its reservation counts
+    assert run.outcome.usage.unreported_requests == 1 and run.outcome.usage.cost_incomplete
+
+
+def test_openai_429_is_retried(fake_server, run_turn):
+    fake_server(
+        [Fault(429, error_type="rate_limit_error"), Reply([Text("done")])], provider="openai"
+    )
+    run = run_turn(RunSettings(model="openai/some-local-model"))
+    assert run.error is None, run.error
+    retries = [line for kind, line in run.events if kind == "retry"]
+    assert len(retries) == 1 and "429" in retries[0]

@@ -81,11 +81,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(400, anthropic_fake.error_json("invalid_request_error", "script used up"))
             return
         model = body.get("model", "")
-        if isinstance(item, Fault) and not item.drop:
+        if isinstance(item, Fault) and not (item.drop or item.in_stream):
             self._json(item.status, anthropic_fake.error_json(item.error_type, "fake fault"))
             return
         reply = item if isinstance(item, Reply) else Reply([])
         events = anthropic_fake.sse_events(reply, model, f"msg_{len(self.fake.requests)}")
+        if isinstance(item, Fault) and item.in_stream:
+            error = anthropic_fake.error_json(item.error_type, "fake fault")
+            events = [events[0], f"event: error\ndata: {json.dumps(error)}\n\n"]
+            self._stream(events, drop=False)
+            return
         if not body.get("stream"):
             message = anthropic_fake.message_json(reply, model, f"msg_{len(self.fake.requests)}")
             self._json(200, message)

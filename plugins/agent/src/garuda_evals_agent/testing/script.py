@@ -64,8 +64,10 @@ class Reply:
 
 @dataclass(frozen=True)
 class Fault:
-    """A failure: an HTTP ``status`` with an error body, or ``drop`` the connection mid-stream."""
+    """A failure: an HTTP ``status`` with an error body, ``drop`` the connection mid-stream, or
+    (Anthropic) ``in_stream``: an ``error`` event after the stream began, as an overload sends."""
 
     status: int = 529
     drop: bool = False
+    in_stream: bool = False
     error_type: str = "overloaded_error"
