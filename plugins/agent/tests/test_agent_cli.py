@@ -48,6 +48,7 @@ def garuda_eval(
         ANTHROPIC_BASE_URL=server_url,
         GARUDA_AGENT_RETRY_DELAY_S="0.01",
         GARUDA_AGENT_RETRIES="2",
+        GARUDA_BATCH_POLL_S="0.01",
     )
     done = subprocess.run(
         [str(GARUDA), "eval", "-m", MODEL, "-s", "python", "--executor", "host", *args],
@@ -137,3 +138,19 @@ def test_eval_with_a_model_and_no_key_stops_before_any_task(tmp_path, model_env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "ANTHROPIC_API_KEY" in done.stderr
     assert not list(tmp_path.glob(".garuda/evals/*/report.json"))
+
+
+def test_eval_in_batch_mode_is_half_price(tmp_path, fake_server, python_tasks):
+    task = python_tasks[0]
+    server = fake_server(solve(task))
+    done, report = garuda_eval(tmp_path, server.url, "-t", task.id, "--batch", "on")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert report["batch"] is True and report["parallel"] == 1 and report["wallMs"] > 0
+    assert report["agent"]["batch"] == "on"
+    assert report["results"][0]["usage"]["cacheReadTokens"] == 5000
+    assert "batch: wall time" in done.stdout
+    paths = [r["path"] for r in server.requests if r["method"] == "POST"]
+    assert paths == ["/v1/messages/batches", "/v1/messages/batches"]
+    lines = Path(report["results"][0]["transcript"]).read_text().splitlines()
+    factors = [row["priceFactor"] for row in map(json.loads, lines) if row["type"] == "response"]
+    assert factors == [0.5, 0.5]
