@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from garuda_evals.hookspecs import hookimpl
 from garuda_evals.records import ProviderRecord
-from garuda_evals_agent.providers.base import ModelProvider
+
+if TYPE_CHECKING:  # providers load only when a run uses them
+    from garuda_evals_agent.providers.base import ModelProvider
 
 
 def _anthropic() -> ModelProvider:
