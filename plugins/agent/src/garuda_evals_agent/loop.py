@@ -108,7 +108,9 @@ class GarudaAgent(Agent):
                 history.append(message)
             calls = message.tool_calls()
             if not calls and not after:
-                return "done" if response.stop_reason == "end" else response.stop_reason
+                if response.stop_reason == "end":
+                    return "done"
+                return response.provider_stop_reason or response.stop_reason
             results: list[ToolResult | TextPart] = []
             for call in calls:
                 log.tool_call(call)
