@@ -9,7 +9,7 @@ MIN_NODE = "20.8"
 
 HINT = (
     f"Install Node.js {MIN_NODE} or newer so that `node` is on PATH "
-    "(Debian/Ubuntu: `apt-get install nodejs`, or https://nodejs.org). "
+    "(https://nodejs.org, or a distribution package when it is that new: Debian 12's is 18). "
     "The suites need no npm packages."
 )
 
