@@ -357,3 +357,28 @@ def repo_kit() -> SimpleNamespace:
     return SimpleNamespace(
         GitRepo=GitRepo, mine=mine, node_history=node_history, python_history=python_history
     )
+
+
+JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0")
+
+
+@pytest.fixture(scope="session")
+def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A node_modules with vitest and jest, installed from npm once per test session."""
+    import shutil
+
+    from garuda_evals.testing import skip_or_fail
+
+    if not shutil.which("npm"):
+        skip_or_fail("npm", "npm installs vitest and jest for the JavaScript runner projects")
+    folder = tmp_path_factory.mktemp("js-runners")
+    (folder / "package.json").write_text('{"name": "runners", "private": true}\n')
+    result = subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--silent", *JS_RUNNERS],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        skip_or_fail("npm", f"npm install {' '.join(JS_RUNNERS)} failed: {result.stderr[-300:]}")
+    return folder / "node_modules"

@@ -3,40 +3,19 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from garuda_evals.testing import self_test, skip_or_fail
+from garuda_evals.testing import self_test
 from garuda_evals_repo_git import prove
 
-VITEST = "vitest@2.1.9"
 PACKAGE = (
     '{\n  "name": "strings",\n  "version": "1.0.0",\n  "type": "module",\n'
     '  "scripts": {"test": "vitest run"},\n  "devDependencies": {"vitest": "2.1.9"}\n}\n'
 )
-
-
-@pytest.fixture(scope="session")
-def vitest_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A node_modules with vitest, installed from npm once per session."""
-    if not shutil.which("npm"):
-        skip_or_fail("npm", "npm installs vitest for the vitest project")
-    folder = tmp_path_factory.mktemp("vitest-npm")
-    (folder / "package.json").write_text('{"name": "cache", "private": true}\n')
-    result = subprocess.run(
-        ["npm", "install", "--no-audit", "--no-fund", "--silent", VITEST],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        skip_or_fail("npm", f"npm install {VITEST} failed: {result.stderr[-300:]}")
-    return folder / "node_modules"
 
 
 def _test(name: str, call: str, expected: str) -> str:
@@ -48,9 +27,7 @@ def _test(name: str, call: str, expected: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def mined_vitest(
-    vitest_modules: Path, tmp_path_factory: pytest.TempPathFactory, repo_kit: Any
-) -> Any:
+def mined_vitest(js_runners: Path, tmp_path_factory: pytest.TempPathFactory, repo_kit: Any) -> Any:
     """A vitest project (npm test runs vitest run) with its node_modules linked from the cache."""
     repo = repo_kit.GitRepo(tmp_path_factory.mktemp("vitest") / "strings")
     shas = {
@@ -78,7 +55,7 @@ def mined_vitest(
             "src/shout_empty.test.js": _test("shout", "shout('')", "''"),
         },
     )
-    (repo.root / "node_modules").symlink_to(vitest_modules, target_is_directory=True)
+    (repo.root / "node_modules").symlink_to(js_runners, target_is_directory=True)
     return repo_kit.mine(repo, shas, repo.root)
 
 
