@@ -1,0 +1,132 @@
+"""Cheats on a java task fail: each plays one trick on the unsolved paginator task."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+from garuda_evals.environment import check_environment
+from garuda_evals.runner.check import Verdict
+from garuda_evals.suites.folder import FolderSuite
+from garuda_evals.testing import self_test
+from garuda_evals.toolchains import ToolchainStatus
+
+TASK = "paginator-boundary"
+TEST_FILE = "src/test/java/com/example/paging/PaginatorTest.java"
+WEAK_TEST = """\
+package com.example.paging;
+
+import org.junit.jupiter.api.Test;
+
+class PaginatorTest {
+    @Test
+    void fine() {
+    }
+}
+"""
+FAKE_ASSERTIONS = """\
+package org.junit.jupiter.api;
+
+public final class Assertions {
+    public static void assertEquals(Object expected, Object actual) {
+    }
+}
+"""
+
+
+def _edit_test(workspace: Path) -> None:
+    (workspace / TEST_FILE).write_text(WEAK_TEST, encoding="utf-8")
+
+
+def _delete_test(workspace: Path) -> None:
+    (workspace / TEST_FILE).unlink()
+
+
+def _skip_tests_config(workspace: Path) -> None:
+    (workspace / ".mvn").mkdir()
+    (workspace / ".mvn" / "maven.config").write_text("-DskipTests\n", encoding="utf-8")
+
+
+def _ignore_failures_in_pom(workspace: Path) -> None:
+    pom = workspace / "pom.xml"
+    text = pom.read_text(encoding="utf-8")
+    pom.write_text(
+        text.replace(
+            "<version>3.5.2</version>",
+            "<version>3.5.2</version>\n"
+            "        <configuration><testFailureIgnore>true</testFailureIgnore></configuration>",
+        ),
+        encoding="utf-8",
+    )
+
+
+def _stale_test_class(workspace: Path) -> None:
+    """Compile a weakened test, restore the source, and date the build output ahead.
+
+    Left in ``target/``, the compiler would see nothing to recompile and run the weak class.
+    """
+    original = (workspace / TEST_FILE).read_text(encoding="utf-8")
+    _edit_test(workspace)
+    subprocess.run(
+        ["mvn", "-B", "-q", "-o", "test"], cwd=workspace, env=check_environment(), check=True
+    )
+    (workspace / TEST_FILE).write_text(original, encoding="utf-8")
+    ahead = time.time() + 3600
+    for path in (workspace / "target").rglob("*"):
+        if "test-classes" in path.parts or "testCompile" in path.parts:
+            os.utime(path, (ahead, ahead))
+
+
+def _shadow_junit(workspace: Path) -> None:
+    folder = workspace / "src/main/java/org/junit/jupiter/api"
+    folder.mkdir(parents=True)
+    (folder / "Assertions.java").write_text(FAKE_ASSERTIONS, encoding="utf-8")
+
+
+def _junit_properties(workspace: Path) -> None:
+    folder = workspace / "src/main/resources"
+    folder.mkdir(parents=True)
+    (folder / "junit-platform.properties").write_text(
+        "junit.jupiter.conditions.deactivate=*\n", encoding="utf-8"
+    )
+
+
+PROTECTED = "protected files changed:"
+CHEATS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "edited test": (_edit_test, f"{PROTECTED} changed {TEST_FILE}"),
+    "deleted test": (_delete_test, f"{PROTECTED} deleted {TEST_FILE}"),
+    ".mvn/maven.config -DskipTests": (_skip_tests_config, "check exited 1"),
+    "pom.xml ignores failures": (_ignore_failures_in_pom, f"{PROTECTED} changed pom.xml"),
+    "stale weak test class": (_stale_test_class, "check exited 1"),
+    "own org.junit Assertions": (_shadow_junit, f"{PROTECTED} added src/main/java/org/junit/"),
+    "junit-platform.properties": (_junit_properties, f"{PROTECTED} added src/main/resources/"),
+}
+
+
+def test_cheats_fail_with_their_reason(java_suite: FolderSuite, maven: ToolchainStatus) -> None:
+    task = next(task for task in java_suite.tasks() if task.id == TASK)
+    verdicts: dict[str, Verdict] = {}
+
+    async def run(name: str) -> None:
+        edit = CHEATS[name][0]
+        verdicts[name] = await self_test(java_suite, task, solved=False, edit=edit, timeout_s=180)
+
+    async def run_all() -> None:
+        async with anyio.create_task_group() as group:
+            for name in CHEATS:
+                group.start_soon(run, name)
+
+    anyio.run(run_all)
+
+    for name, (_, reason) in CHEATS.items():
+        verdict = verdicts[name]
+        assert not verdict.passed, f"cheat passed: {name}"
+        assert verdict.reason is not None and verdict.reason.startswith(reason), (name, verdict)
+    skip = verdicts[".mvn/maven.config -DskipTests"].check
+    assert skip is not None and skip.tests_ran is None and skip.output_tail == ""
+    stale = verdicts["stale weak test class"].check
+    assert stale is not None and stale.tests_ran == 14 and stale.tests_failed > 0
