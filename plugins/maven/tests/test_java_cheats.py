@@ -99,9 +99,9 @@ PROTECTED = "protected files changed:"
 CHEATS: dict[str, tuple[Callable[[Path], None], str]] = {
     "edited test": (_edit_test, f"{PROTECTED} changed {TEST_FILE}"),
     "deleted test": (_delete_test, f"{PROTECTED} deleted {TEST_FILE}"),
-    ".mvn/maven.config -DskipTests": (_skip_tests_config, "check exited 1"),
+    ".mvn/maven.config -DskipTests": (_skip_tests_config, "check exited 1: no output"),
     "pom.xml ignores failures": (_ignore_failures_in_pom, f"{PROTECTED} changed pom.xml"),
-    "stale weak test class": (_stale_test_class, "check exited 1"),
+    "stale weak test class": (_stale_test_class, "check exited 1: Tests run: 14, Failures: 5"),
     "own org.junit Assertions": (_shadow_junit, f"{PROTECTED} added src/main/java/org/junit/"),
     "junit-platform.properties": (_junit_properties, f"{PROTECTED} added src/main/resources/"),
 }

@@ -18,6 +18,13 @@ TASK_IDS = [
 ]
 CHECK = "test ! -e .mvn && mvn -B -q -o test"
 SELF_TEST_LIMIT_S = 180.0
+SHIPPED_REASONS = {
+    "lru-cache": "Tests run: 11, Failures: 1, Errors: 10, Skipped: 0; first: ",
+    "money-equals": "Tests run: 14, Failures: 10, Errors: 0, Skipped: 0; first: ",
+    "paginator-boundary": "Tests run: 14, Failures: 5, Errors: 1, Skipped: 0; first: ",
+    "rename-across-classes": "compilation error: ShippingCostCalculatorTest.java:",
+    "stream-report": "Tests run: 6, Failures: 2, Errors: 3, Skipped: 0; first: ",
+}
 
 
 def test_suite_holds_the_five_tasks_on_one_pom(java_suite: FolderSuite) -> None:
@@ -70,6 +77,8 @@ def test_every_task_fails_as_shipped_and_passes_solved(
         shipped, solved = verdicts[(task_id, False)], verdicts[(task_id, True)]
         assert not shipped.passed, f"{task_id} passes as shipped"
         assert shipped.check is not None and shipped.check.exit_code != 0, task_id
+        assert shipped.reason is not None
+        assert shipped.reason.startswith(f"check exited 1: {SHIPPED_REASONS[task_id]}"), task_id
         assert not (shipped.check.timed_out or (solved.check and solved.check.timed_out)), task_id
         assert solved.passed, f"{task_id} solved: {solved.reason}\n{solved.check}"
         assert solved.check is not None and (solved.check.tests_ran or 0) >= 2, task_id

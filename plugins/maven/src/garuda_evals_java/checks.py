@@ -7,6 +7,9 @@ from pathlib import Path
 
 from garuda_evals.checks.base import CheckPlan
 from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.executors.base import CommandResult
+
+from garuda_evals_java.summary import maven_failure
 
 BUILD_DIR = "target"
 REPORT_DIR = f"{BUILD_DIR}/surefire-reports"
@@ -28,3 +31,7 @@ class SurefireCheckRunner(JUnitCheckRunner):
         """Remove the build output (stale reports included), then plan as JUnit does."""
         shutil.rmtree(workspace / BUILD_DIR, ignore_errors=True)
         return super().plan(command, workspace)
+
+    def failure_summary(self, result: CommandResult) -> str:
+        """Surefire's count of failures and the first one, or the compiler's first error."""
+        return maven_failure(result.output)
