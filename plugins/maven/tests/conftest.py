@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+
 from garuda_evals.suites.folder import FolderSuite, load_folder_suite
 from garuda_evals.testing import skip_or_fail
 from garuda_evals.toolchains import ToolchainStatus, probe_toolchain

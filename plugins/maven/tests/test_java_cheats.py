@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+
 from garuda_evals.environment import check_environment
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.folder import FolderSuite

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import anyio
+
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.folder import FolderSuite
 from garuda_evals.testing import self_test

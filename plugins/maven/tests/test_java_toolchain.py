@@ -7,6 +7,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+from packaging.version import Version
+
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.suites.folder import FolderSuite
 from garuda_evals.testing import self_test, skip_or_fail
@@ -14,7 +16,6 @@ from garuda_evals.toolchains import ToolchainStatus, prepare_toolchain, probe_to
 from garuda_evals_java.checks import SurefireCheckRunner
 from garuda_evals_java.project import probe_files, shared_pom
 from garuda_evals_java.toolchain import HINT, maven_toolchain
-from packaging.version import Version
 
 NETWORK_ERRORS = ("Could not transfer", "Unknown host", "Network is unreachable", "timed out")
 

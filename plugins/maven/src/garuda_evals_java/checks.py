@@ -8,7 +8,6 @@ from pathlib import Path
 from garuda_evals.checks.base import CheckPlan
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.executors.base import CommandResult
-
 from garuda_evals_java.summary import maven_failure
 
 BUILD_DIR = "target"

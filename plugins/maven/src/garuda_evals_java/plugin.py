@@ -13,7 +13,6 @@ from garuda_evals.toolchains.base import Toolchain
 
 def _suite() -> Suite:
     from garuda_evals.suites.folder import load_folder_suite
-
     from garuda_evals_java.project import SUITE_ROOT
 
     return load_folder_suite(SUITE_ROOT)

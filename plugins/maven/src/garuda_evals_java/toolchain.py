@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from garuda_evals.toolchains.base import Toolchain
-
 from garuda_evals_java.project import probe_files
 
 PROBE_COMMAND = "mvn -B -q -o test"
