@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import pytest
 
 from garuda_evals.environment import check_environment
 from garuda_evals.runner.check import Verdict
@@ -131,3 +133,27 @@ def test_cheats_fail_with_their_reason(java_suite: FolderSuite, maven: Toolchain
     assert skip is not None and skip.tests_ran is None and skip.output_tail == ""
     stale = verdicts["stale weak test class"].check
     assert stale is not None and stale.tests_ran == 14 and stale.tests_failed > 0
+
+
+def test_maven_config_above_the_workspace_is_refused(
+    java_suite: FolderSuite,
+    maven: ToolchainStatus,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Maven reads ``.mvn`` from the nearest folder upwards: one in the temp folder would
+    select a single passing test for every check below it."""
+    (tmp_path / ".mvn").mkdir()
+    (tmp_path / ".mvn" / "maven.config").write_text(
+        "-Dtest=PaginatorTest#firstPageIsUnchanged\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    task = next(task for task in java_suite.tasks() if task.id == TASK)
+
+    verdict = anyio.run(lambda: self_test(java_suite, task, solved=False, timeout_s=180))
+
+    assert not verdict.passed
+    assert verdict.reason == (
+        f"check exited 1: refused: {tmp_path.resolve() / '.mvn'} would configure Maven "
+        "for this check; remove it"
+    )

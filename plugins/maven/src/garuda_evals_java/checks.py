@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,19 @@ from garuda_evals_java.summary import maven_failure
 
 BUILD_DIR = "target"
 REPORT_DIR = f"{BUILD_DIR}/surefire-reports"
+MAVEN_CONFIG_DIR = ".mvn"
+
+
+def maven_config_above(workspace: Path) -> Path | None:
+    """A ``.mvn`` folder in a folder above ``workspace``, which Maven would read, or None.
+
+    Maven's launcher takes the nearest folder upwards that holds ``.mvn`` as the project's
+    base, and reads ``.mvn/maven.config`` (``-Dtest=...``, ``-DskipTests``) from there.
+    """
+    for folder in workspace.resolve().parents:
+        if (folder / MAVEN_CONFIG_DIR).is_dir():
+            return folder / MAVEN_CONFIG_DIR
+    return None
 
 
 class SurefireCheckRunner(JUnitCheckRunner):
@@ -20,7 +34,8 @@ class SurefireCheckRunner(JUnitCheckRunner):
     The compiler plugin skips sources older than their class files, so a test class the
     agent compiled from an edited test (and then restored the source) would run in place
     of the real one. Removing the build output makes every check compile from the
-    sources that the protected-file snapshot vouches for.
+    sources that the protected-file snapshot vouches for. The check also refuses to run
+    when a ``.mvn`` folder above the workspace would configure Maven.
     """
 
     def __init__(self, name: str = "surefire") -> None:
@@ -29,7 +44,12 @@ class SurefireCheckRunner(JUnitCheckRunner):
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Remove the build output (stale reports included), then plan as JUnit does."""
         shutil.rmtree(workspace / BUILD_DIR, ignore_errors=True)
-        return super().plan(command, workspace)
+        plan = super().plan(command, workspace)
+        above = maven_config_above(workspace)
+        if above is None:
+            return plan
+        refusal = f"refused: {above} would configure Maven for this check; remove it"
+        return CheckPlan(f"echo {shlex.quote(refusal)} >&2; exit 1", plan.evidence_paths)
 
     def failure_summary(self, result: CommandResult) -> str:
         """Surefire's count of failures and the first one, or the compiler's first error."""
