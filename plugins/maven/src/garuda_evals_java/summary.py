@@ -17,12 +17,10 @@ def _lines(output: str) -> list[str]:
 
 
 def _test_failures(lines: list[str]) -> str | None:
-    summaries = [line for line in lines if TESTS_SUMMARY.search(line)]
+    summaries = [found for line in lines if (found := TESTS_SUMMARY.search(line))]
     if not summaries:
         return None
-    summary = TESTS_SUMMARY.search(summaries[-1])
-    assert summary is not None
-    text = summary.group(0)
+    text = summaries[-1].group(0)
     for index, line in enumerate(lines[:-1]):
         if FIRST_FAILURE.match(line):
             first = lines[index + 1].removeprefix(ERROR_PREFIX).strip()
