@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -12,11 +13,16 @@ from pathlib import Path
 import anyio
 import pytest
 
+from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.checks.protected import snapshot
 from garuda_evals.environment import check_environment
-from garuda_evals.runner.check import Verdict
+from garuda_evals.executors.host import HostExecutor
+from garuda_evals.models.task import Task
+from garuda_evals.runner.check import Verdict, judge
 from garuda_evals.suites.folder import FolderSuite
 from garuda_evals.testing import self_test
 from garuda_evals.toolchains import ToolchainStatus
+from garuda_evals_java.checks import REPORT_DIR
 
 TASK = "paginator-boundary"
 TEST_FILE = "src/test/java/com/example/paging/PaginatorTest.java"
@@ -157,3 +163,45 @@ def test_maven_config_above_the_workspace_is_refused(
         f"check exited 1: refused: {tmp_path.resolve() / '.mvn'} would configure Maven "
         "for this check; remove it"
     )
+
+
+async def _judge_with_plain_junit(
+    suite: FolderSuite, task: Task, edit: Callable[[Path], None]
+) -> Verdict:
+    workspace = Path(tempfile.mkdtemp(prefix="garuda-plain-"))
+    try:
+        suite.materialize(task, workspace)
+        before = snapshot(workspace, task.protected)
+        edit(workspace)
+        return await judge(
+            task,
+            workspace,
+            before=before,
+            executor=HostExecutor(),
+            runner=JUnitCheckRunner("surefire", report_dir=REPORT_DIR),
+            env=check_environment(),
+            timeout_s=180,
+        )
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
+def test_without_the_surefire_runner_these_cheats_would_pass(
+    java_suite: FolderSuite,
+    maven: ToolchainStatus,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The control: core's plain JUnit runner on the same cheats passes the unsolved task."""
+    task = next(task for task in java_suite.tasks() if task.id == TASK)
+
+    stale = anyio.run(_judge_with_plain_junit, java_suite, task, _stale_test_class)
+    (tmp_path / ".mvn").mkdir()
+    (tmp_path / ".mvn" / "maven.config").write_text(
+        "-Dtest=PaginatorTest#firstPageIsUnchanged\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    above = anyio.run(_judge_with_plain_junit, java_suite, task, lambda workspace: None)
+
+    assert stale.passed and stale.check is not None and stale.check.tests_ran == 1
+    assert above.passed and above.check is not None and above.check.tests_ran == 1
