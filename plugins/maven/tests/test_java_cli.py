@@ -12,10 +12,10 @@ from garuda_evals.toolchains import ToolchainStatus
 
 GARUDA = Path(sys.executable).parent / "garuda"
 TASK_IDS = [
-    "lru-cache",
-    "money-equals",
     "paginator-boundary",
+    "money-equals",
     "rename-across-classes",
+    "lru-cache",
     "stream-report",
 ]
 

@@ -11,10 +11,10 @@ from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.project import shared_pom
 
 TASK_IDS = [
-    "lru-cache",
-    "money-equals",
     "paginator-boundary",
+    "money-equals",
     "rename-across-classes",
+    "lru-cache",
     "stream-report",
 ]
 CHECK = "test ! -e .mvn && mvn -B -q -o test"
