@@ -154,8 +154,8 @@ CONTROLS = (
         control=True,
     ),
     Attempt(
-        "write in /tmp",
-        lambda lab: "echo ok > /tmp/probe && cat /tmp/probe",
+        "write in the private temporary folder",
+        lambda lab: 't="${TMPDIR:-/tmp}"; echo ok > "$t/probe" && cat "$t/probe"',
         _works("ok"),
         control=True,
     ),
