@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
     from garuda_evals.checks.base import CheckRunner
     from garuda_evals.report.formatter import ReportFormatter
-    from garuda_evals.suites.base import Suite
     from garuda_evals.suitebuilder import SuiteBuilder
+    from garuda_evals.suites.base import Suite
     from garuda_evals.toolchains.base import Toolchain
 
 

@@ -18,6 +18,15 @@ EventSink = Callable[[str, str], None]
 
 
 @dataclass
+class Progress:
+    """What the turn used so far. Agents update it as they go, so that a run that times out
+    or throws still reports its steps, tokens and cost."""
+
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass
 class AgentTurn:
     """One agent turn on one task.
 
@@ -36,6 +45,7 @@ class AgentTurn:
     transcript: Path
     settings: RunSettings
     events: EventSink = field(default=lambda kind, message: None)
+    progress: Progress = field(default_factory=Progress)
 
 
 @dataclass

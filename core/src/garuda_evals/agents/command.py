@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
 from garuda_evals.agents.refusals import refuse_model_flags
 from garuda_evals.errors import UsageError
@@ -16,6 +18,8 @@ OUTPUT_TAIL = 4000
 class CommandAgent(Agent):
     """Runs ``command`` in the workspace with the prompt in a file and in GARUDA_PROMPT.
 
+    The command sees the allow-listed environment plus the variables named with
+    ``--agent-env`` (an agent CLI's API key, for example).
     The prompt file sits in the workspace as ``.garuda-prompt.md`` and is removed when the
     command ends. The command's usage is unreported: tokens unknown, cost incomplete.
     """
@@ -27,8 +31,10 @@ class CommandAgent(Agent):
         """Run the user's command once, with the whole task time limit."""
         prompt_file = turn.workspace / PROMPT_FILE
         prompt_file.write_text(turn.prompt, encoding="utf-8")
+        passed_through = {n: os.environ[n] for n in turn.settings.agent_env if n in os.environ}
         env = {
             **turn.env,
+            **passed_through,
             "GARUDA_PROMPT": turn.prompt,
             "GARUDA_PROMPT_FILE": str(prompt_file),
             "GARUDA_TASK_ID": turn.task.id,
@@ -67,7 +73,9 @@ class CommandAgentFactory(AgentFactory):
     def check_settings(self, settings: RunSettings) -> None:
         """Needs --agent-command; the model flags belong to the command itself."""
         if not settings.agent_command:
-            raise UsageError("--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)")
+            raise UsageError(
+                "--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)"
+            )
         refuse_model_flags(self.name, settings)
 
     def describe(self, settings: RunSettings) -> dict[str, str]:

@@ -39,7 +39,9 @@ def read_junit(paths: tuple[Path, ...]) -> TestEvidence:
         try:
             root = ET.parse(file).getroot()
         except ET.ParseError as error:
-            return TestEvidence(tests_ran=None, detail=f"unreadable JUnit report {file.name}: {error}")
+            return TestEvidence(
+                tests_ran=None, detail=f"unreadable JUnit report {file.name}: {error}"
+            )
         c, f, s = _count(root)
         cases, failed, skipped = cases + c, failed + f, skipped + s
     ran = cases - skipped

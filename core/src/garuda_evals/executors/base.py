@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -101,3 +102,7 @@ class ExecutorBackend(ABC):
     @abstractmethod
     def create(self, policy: SandboxPolicy) -> Executor:
         """A fresh executor for one task."""
+
+    def info(self) -> ExecutorInfo:
+        """What this backend denies, for report.json (default: ask a throwaway executor)."""
+        return self.create(SandboxPolicy(workspace=Path(tempfile.gettempdir()))).info()

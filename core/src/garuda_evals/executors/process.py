@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -20,10 +21,8 @@ DRAIN_GRACE_S = 1.0
 
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by ``pid``; a group already gone is fine."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 async def run_in_group(

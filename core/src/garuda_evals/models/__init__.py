@@ -5,4 +5,13 @@ from garuda_evals.models.result import CheckOutcome, Status, TaskResult
 from garuda_evals.models.task import CheckSpec, Solution, Task
 from garuda_evals.models.usage import Usage
 
-__all__ = ["CheckOutcome", "CheckSpec", "Model", "Solution", "Status", "Task", "TaskResult", "Usage"]
+__all__ = [
+    "CheckOutcome",
+    "CheckSpec",
+    "Model",
+    "Solution",
+    "Status",
+    "Task",
+    "TaskResult",
+    "Usage",
+]

@@ -14,6 +14,7 @@ class RunSettings(Model):
 
     agent: str | None = None
     agent_command: str | None = None
+    agent_env: list[str] = Field(default_factory=list)
     model: str | None = None
     suites: list[str] = Field(default_factory=lambda: ["basic"])
     task_ids: list[str] = Field(default_factory=list)

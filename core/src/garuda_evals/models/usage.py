@@ -31,7 +31,10 @@ class Usage(Model):
     def total_tokens(self) -> int:
         """Reported tokens of every kind (reasoning is part of output where providers say so)."""
         return (
-            self.input_tokens + self.cache_read_tokens + self.cache_write_tokens + self.output_tokens
+            self.input_tokens
+            + self.cache_read_tokens
+            + self.cache_write_tokens
+            + self.output_tokens
         )
 
     @classmethod

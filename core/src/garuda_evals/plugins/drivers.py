@@ -32,8 +32,11 @@ def load_driver(namespace: str, name: str, *, what: str, known: dict[str, str]) 
         raise UsageError(
             f"unknown {what} '{name}'{install_hint(known, name)}; choose one of: {choices}"
         )
-    from stevedore import driver
+    from stevedore import driver, extension
 
+    # stevedore caches entry points per namespace for the life of the process; a process
+    # that installs plugins on the fly (a test) must see them.
+    extension.ExtensionManager.ENTRY_POINT_CACHE.pop(namespace, None)
     try:
         manager = driver.DriverManager(
             namespace=namespace, name=name, invoke_on_load=True, on_load_failure_callback=_raise

@@ -55,7 +55,9 @@ class PluginRegistry:
         if load_entry_points:
             self._load_entry_points()
 
-    def register(self, plugin: object, *, name: str, distribution: str, version: str | None) -> None:
+    def register(
+        self, plugin: object, *, name: str, distribution: str, version: str | None
+    ) -> None:
         """Register a plugin object by hand (tests, built-ins)."""
         from garuda_evals import __version__
 

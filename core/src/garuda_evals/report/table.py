@@ -26,7 +26,10 @@ def _row(result: TaskResult, repeats: bool) -> tuple[str, ...]:
 
 def _layout(rows: list[tuple[str, ...]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
 
 
 def rates_line(summary: Summary) -> str:
@@ -50,7 +53,9 @@ def totals_line(summary: Summary) -> str:
         )
     else:
         reserved = (
-            f", {units.tokens(summary.unreported_tokens)} reserved" if summary.unreported_tokens else ""
+            f", {units.tokens(summary.unreported_tokens)} reserved"
+            if summary.unreported_tokens
+            else ""
         )
         tokens = f"tok ? (some usage unreported{reserved})"
     return (

@@ -67,9 +67,13 @@ async def judge(
         last = result.output.strip().splitlines()[-1:] or [""]
         return Verdict(False, f"check exited {result.exit_code}: {last[0][:200]}", outcome)
     if evidence.tests_ran is None:
-        return Verdict(False, f"check exited 0 but no evidence that tests ran ({evidence.detail})", outcome)
+        return Verdict(
+            False, f"check exited 0 but no evidence that tests ran ({evidence.detail})", outcome
+        )
     if evidence.tests_ran < 1:
         return Verdict(False, f"check exited 0 but no test ran ({evidence.detail})", outcome)
     if evidence.failed:
-        return Verdict(False, f"check exited 0 but the runner reports failures ({evidence.detail})", outcome)
+        return Verdict(
+            False, f"check exited 0 but the runner reports failures ({evidence.detail})", outcome
+        )
     return Verdict(True, None, outcome)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError

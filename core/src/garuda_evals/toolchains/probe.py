@@ -24,7 +24,10 @@ def _head(output: str) -> str:
 async def read_version(command: str, pattern: str) -> str | None:
     """Run ``command`` and pull the version out of its output with ``pattern``."""
     result = await HostExecutor().run(
-        command, cwd=Path(tempfile.gettempdir()), env=check_environment(), timeout_s=VERSION_TIMEOUT_S
+        command,
+        cwd=Path(tempfile.gettempdir()),
+        env=check_environment(),
+        timeout_s=VERSION_TIMEOUT_S,
     )
     if result.exit_code != 0:
         return None

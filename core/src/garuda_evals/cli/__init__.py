@@ -1,0 +1,1 @@
+"""The ``garuda`` command line."""

@@ -1,0 +1,90 @@
+"""Build and save report.json."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from garuda_evals import __version__
+from garuda_evals.executors.base import ExecutorInfo
+from garuda_evals.models.report import ExecutorRecord, Report
+from garuda_evals.models.result import TaskResult
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.report.json_format import JsonFormatter
+from garuda_evals.report.summary import summarize, task_means
+from garuda_evals.toolchains.base import ToolchainStatus
+
+REPORT_FILE = "report.json"
+
+
+def iso(timestamp: float) -> str:
+    """UTC ISO-8601 with seconds."""
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
+
+
+def versions(registry: PluginRegistry) -> dict[str, str]:
+    """garuda-evals and every plugin distribution, with versions."""
+    found = {"garuda-evals": __version__}
+    for plugin in registry.plugins:
+        found[plugin.distribution] = plugin.version
+    return found
+
+
+def toolchain_versions(statuses: dict[str, ToolchainStatus]) -> dict[str, dict[str, str]]:
+    """Per toolchain: its version and any extra versions (the JDK beside Maven)."""
+    return {
+        name: {**({"version": s.version} if s.version else {}), **s.versions}
+        for name, s in statuses.items()
+    }
+
+
+def build_report(
+    *,
+    run_id: str,
+    started: float,
+    finished: float,
+    settings: RunSettings,
+    agent: dict[str, str],
+    executor: ExecutorInfo,
+    chosen_because: str,
+    registry: PluginRegistry,
+    toolchains: dict[str, ToolchainStatus],
+    results: list[TaskResult],
+    interrupted: bool,
+) -> Report:
+    """The whole report from a run's parts."""
+    return Report(
+        run_id=run_id,
+        started_at=iso(started),
+        finished_at=iso(finished),
+        wall_ms=int((finished - started) * 1000),
+        interrupted=interrupted,
+        batch=settings.batch == "on",
+        parallel=settings.parallel,
+        settings=settings,
+        agent=agent,
+        executor=ExecutorRecord(
+            name=executor.name,
+            kind=executor.kind,
+            denies=list(executor.denies),
+            detail=executor.detail,
+            chosen_because=chosen_because,
+        ),
+        versions=versions(registry),
+        toolchains=toolchain_versions(toolchains),
+        summary=summarize(results),
+        tasks=task_means(results),
+        results=results,
+        warnings=list(registry.warnings),
+    )
+
+
+def save_report(report: Report, run_dir: Path) -> Path:
+    """Write ``report.json`` atomically; return its path."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / REPORT_FILE
+    partial = path.with_suffix(".json.tmp")
+    partial.write_text(JsonFormatter().render(report), encoding="utf-8")
+    partial.replace(path)
+    return path

@@ -1,0 +1,134 @@
+"""Run one task once: scratch folder, snapshot, agent turn, check, result row."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+
+from garuda_evals.agents.base import Agent, AgentTurn, Progress
+from garuda_evals.checks.base import CheckRunner
+from garuda_evals.checks.protected import snapshot
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
+from garuda_evals.models.result import Status, TaskResult
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.runner.check import judge
+from garuda_evals.runner.selection import Selected
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run of one task: the ``repeat``-th of its repeats."""
+
+    index: int
+    item: Selected
+    repeat: int
+    transcript: Path
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """What every job of a run shares."""
+
+    settings: RunSettings
+    agent: Agent
+    backend: ExecutorBackend
+    runners: dict[str, CheckRunner]
+    emit: Callable[[str, Job, str], None]
+
+
+def _base_policy(workspace: Path, settings: RunSettings) -> SandboxPolicy:
+    return SandboxPolicy(workspace=workspace, env_allow=(*ENV_ALLOW, *settings.agent_env))
+
+
+def _elapsed_ms(since: float) -> int:
+    return int((time.monotonic() - since) * 1000)
+
+
+async def _cleanup(job: Job, workspace: Path, executor: Executor | None, keep: bool) -> None:
+    with anyio.CancelScope(shield=True):
+        if executor is not None:
+            await executor.aclose()
+        job.item.suite.release(job.item.task, workspace)
+        if not keep:
+            shutil.rmtree(workspace, ignore_errors=True)
+
+
+async def run_job(job: Job, context: TaskContext) -> TaskResult:
+    """Run the job. An exception in the harness or the agent is an ERR row, never a crash."""
+    task, suite, settings = job.item.task, job.item.suite, context.settings
+    started = time.monotonic()
+    workspace = Path(tempfile.mkdtemp(prefix=f"garuda-{task.id}-"))
+    executor: Executor | None = None
+    progress = Progress()
+    row = TaskResult(
+        task=task.id,
+        suite=task.suite,
+        title=task.title,
+        repeat=job.repeat,
+        status=Status.ERR,
+        transcript=str(job.transcript),
+        workspace=str(workspace) if settings.keep else None,
+    )
+    try:
+        suite.materialize(task, workspace)
+        before = snapshot(workspace, task.protected)
+        executor = context.backend.create(suite.policy(task, _base_policy(workspace, settings)))
+        env = check_environment()
+        turn = AgentTurn(
+            task=task,
+            prompt=task.prompt,
+            workspace=workspace,
+            executor=executor,
+            env=env,
+            timeout_s=settings.task_timeout_s,
+            max_steps=settings.max_steps,
+            transcript=job.transcript,
+            settings=settings,
+            events=lambda kind, message: context.emit(kind, job, message),
+            progress=progress,
+        )
+        context.emit("start", job, task.title)
+        agent_started = time.monotonic()
+        try:
+            with anyio.fail_after(settings.task_timeout_s):
+                outcome = await context.agent.run(turn)
+        except TimeoutError:
+            row.steps, row.usage = progress.steps, progress.usage
+            row.agent_duration_ms = _elapsed_ms(agent_started)
+            row.status, row.stop_reason = Status.FAIL, "timeout"
+            row.failure = f"the agent ran past the {settings.task_timeout_s:.0f} s task limit"
+            return row
+        row.agent_duration_ms = _elapsed_ms(agent_started)
+        row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
+        row.notices = outcome.notices
+        verdict = await judge(
+            task,
+            workspace,
+            before=before,
+            executor=executor,
+            runner=context.runners[task.check.runner],
+            env=env,
+        )
+        row.status = Status.PASS if verdict.passed else Status.FAIL
+        row.failure, row.check = verdict.reason, verdict.check
+        row.protected_changes = verdict.protected_changes
+        return row
+    except Exception as error:
+        row.status, row.stop_reason = Status.ERR, "error"
+        row.failure = f"{type(error).__name__}: {error}"
+        if not row.steps:
+            row.steps, row.usage = progress.steps, progress.usage
+        return row
+    finally:
+        row.duration_ms = _elapsed_ms(started)
+        if not job.transcript.exists():
+            job.transcript.parent.mkdir(parents=True, exist_ok=True)
+            job.transcript.touch()
+        await _cleanup(job, workspace, executor, settings.keep)

@@ -1,0 +1,56 @@
+"""Probe the chosen tasks' toolchains before the first agent call."""
+
+from __future__ import annotations
+
+import anyio
+
+from garuda_evals.errors import GarudaError, UsageError
+from garuda_evals.plugins.known import TOOLCHAINS, install_hint
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
+from garuda_evals.toolchains.probe import probe_toolchain
+
+
+def resolve_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, Toolchain]:
+    """Toolchains by their own name; an unknown name is an error naming the plugin to install."""
+    records = registry.collect("garuda_toolchains")
+    found: dict[str, Toolchain] = {}
+    for name in sorted(names):
+        if name not in records:
+            raise UsageError(
+                f"toolchain '{name}' is required by the chosen tasks but no installed plugin "
+                f"provides it{install_hint(TOOLCHAINS, name)}"
+            )
+        toolchain = records[name].record.load()
+        found[toolchain.name] = toolchain
+    return found
+
+
+async def probe_all(toolchains: dict[str, Toolchain]) -> dict[str, ToolchainStatus]:
+    """Probe every toolchain at the same time."""
+    statuses: dict[str, ToolchainStatus] = {}
+
+    async def probe(name: str, toolchain: Toolchain) -> None:
+        statuses[name] = await probe_toolchain(toolchain)
+
+    async with anyio.create_task_group() as group:
+        for name, toolchain in toolchains.items():
+            group.start_soon(probe, name, toolchain)
+    return dict(sorted(statuses.items()))
+
+
+def missing_message(status: ToolchainStatus) -> str:
+    """The hint, then the first lines of the probe's output."""
+    lines = [f"toolchain {status.name} is not ready: {status.hint}"]
+    if status.output_head:
+        lines += ["probe output:", *("  " + line for line in status.output_head.splitlines())]
+    return "\n".join(lines)
+
+
+async def check_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, ToolchainStatus]:
+    """Probe; raise GarudaError (exit 1) with the hint when one is missing."""
+    statuses = await probe_all(resolve_toolchains(registry, names))
+    for status in statuses.values():
+        if not status.ok:
+            raise GarudaError(missing_message(status))
+    return statuses

@@ -1,0 +1,44 @@
+"""Shared fixtures of core's tests: the mini suite and fake installed distributions."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "suite_data"
+
+
+@pytest.fixture
+def mini_suite(tmp_path: Path) -> Path:
+    """A writable copy of the two-task mini suite."""
+    target = tmp_path / "mini"
+    shutil.copytree(DATA / "mini", target)
+    return target
+
+
+FakeDist = Callable[..., Path]
+
+
+@pytest.fixture
+def fake_dist(tmp_path: Path) -> FakeDist:
+    """Make an installed-looking distribution under one folder to put on sys.path/PYTHONPATH."""
+    site = tmp_path / "site"
+    site.mkdir()
+
+    def make(name: str, entry_points: dict[str, dict[str, str]], modules: dict[str, str]) -> Path:
+        info = site / f"{name.replace('-', '_')}-0.9.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.9\n")
+        lines: list[str] = []
+        for group, items in entry_points.items():
+            lines.append(f"[{group}]")
+            lines += [f"{key} = {value}" for key, value in items.items()]
+        (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+        for filename, code in modules.items():
+            (site / filename).write_text(code)
+        return site
+
+    return make
