@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from garuda_evals.executors.base import SandboxPolicy
-
 from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout
 
 

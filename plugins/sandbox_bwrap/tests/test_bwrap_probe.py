@@ -15,9 +15,9 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.testing import skip_or_fail
-
 from garuda_evals_sandbox_bwrap import BwrapBackend
 from garuda_evals_sandbox_bwrap.executor import BwrapExecutor
 from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
@@ -118,9 +118,7 @@ def test_bwrap_errors_are_read_from_its_own_lines() -> None:
     assert userns_message("bwrap: execvp nope: No such file or directory") is None
 
 
-def test_missing_bwrap_says_how_to_install(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_missing_bwrap_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     state = BwrapBackend().availability()
     assert not state.ok

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from garuda_evals.testing import skip_or_fail
 
+from garuda_evals.testing import skip_or_fail
 from garuda_evals_sandbox_bwrap.seccomp import (
     ARCHES,
     RET_ALLOW,
@@ -78,8 +78,21 @@ def test_under_bwrap_only_unix_sockets_and_io_uring_are_refused() -> None:
     fd = filter_fd(arch)
     try:
         done = subprocess.run(
-            [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net"]
-            + ["--seccomp", str(fd), "--", sys.executable, "-c", PROBE],
+            [
+                bwrap,
+                "--ro-bind",
+                "/",
+                "/",
+                "--dev",
+                "/dev",
+                "--unshare-net",
+                "--seccomp",
+                str(fd),
+                "--",
+                sys.executable,
+                "-c",
+                PROBE,
+            ],
             pass_fds=(fd,),
             capture_output=True,
             text=True,

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import anyio
 import click
+
 from garuda_evals.executors.base import Availability, ExecutorBackend
 from garuda_evals.plugins import known
 from garuda_evals.plugins.drivers import EXECUTORS, driver_names, load_driver
-
 from garuda_evals_sandbox.escapes import Outcome, run_all
 from garuda_evals_sandbox.lab import Lab
 

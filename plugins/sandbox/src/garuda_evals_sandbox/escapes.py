@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from garuda_evals.executors.base import CommandResult, Executor
-
 from garuda_evals_sandbox.lab import Lab
 from garuda_evals_sandbox.processes import kill_all, survivors
 

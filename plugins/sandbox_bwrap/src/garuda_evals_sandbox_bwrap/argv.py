@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.paths import (
     SYSTEM_TMP,
     canonical,
@@ -14,6 +13,8 @@ from garuda_evals_sandbox.paths import (
     rebinds,
     toolchain_candidates,
 )
+
+from garuda_evals.executors.base import SandboxPolicy
 
 SHELL = "/bin/bash"
 NAMESPACES = ("--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts")

@@ -6,8 +6,13 @@ import shutil
 from collections.abc import Sequence
 
 from garuda_evals.errors import GarudaError
-from garuda_evals.executors.base import Availability, Executor, ExecutorBackend, SandboxPolicy
-
+from garuda_evals.executors.base import (
+    Availability,
+    Executor,
+    ExecutorBackend,
+    ExecutorInfo,
+    SandboxPolicy,
+)
 from garuda_evals_sandbox_bwrap.probe import probe
 from garuda_evals_sandbox_bwrap.seccomp import native_arch
 
@@ -41,6 +46,22 @@ class BwrapBackend(ExecutorBackend):
             return Availability(False, INSTALL_HINT)
         result = probe(launcher)
         return Availability(result.ok, result.reason)
+
+    def info(self) -> ExecutorInfo:
+        """What every bwrap executor denies, for report.json (no executor is made)."""
+        from garuda_evals_sandbox_bwrap.executor import DENIES, describe
+
+        launcher = self.launcher()
+        result = probe(launcher) if launcher else None
+        arch = native_arch()
+        if result is None or not result.ok or arch is None:
+            return ExecutorInfo(name=self.name, kind="os", denies=DENIES, detail="unavailable")
+        return ExecutorInfo(
+            name=self.name,
+            kind="os",
+            denies=DENIES,
+            detail=describe(result.version, arch.name, result.mount_proc),
+        )
 
     def create(self, policy: SandboxPolicy) -> Executor:
         """A bwrap executor for one task (raises GarudaError when bwrap does not work)."""

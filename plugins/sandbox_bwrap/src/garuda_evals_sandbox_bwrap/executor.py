@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from garuda_evals_sandbox.paths import canonical
+
 from garuda_evals.executors.base import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
@@ -17,13 +19,19 @@ from garuda_evals.executors.base import (
     SandboxPolicy,
 )
 from garuda_evals.executors.process import run_in_group
-from garuda_evals_sandbox.paths import canonical
-
 from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout
 from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
 from garuda_evals_sandbox_bwrap.seccomp import Arch, filter_fd
 
 DENIES = ("network", "unix sockets", "writes outside the folder", "home secrets")
+
+
+def describe(version: str, arch: str, mount_proc: bool) -> str:
+    """One line for report.json: version, loopback, seccomp and /proc."""
+    proc = "own /proc" if mount_proc else "no own /proc (refused here)"
+    return f"bwrap {version or '?'}; own loopback only; seccomp {arch}; {proc}"
+
+
 LAUNCHER_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
@@ -108,12 +116,9 @@ class BwrapExecutor(Executor):
 
     def info(self) -> ExecutorInfo:
         """bwrap's name, what it denies, and how it runs here."""
-        proc = "own /proc" if self.mount_proc else "no own /proc (refused here)"
-        hidden = f"; {len(self.policy.hidden)} hidden path(s)" if self.policy.hidden else ""
-        detail = (
-            f"bwrap {self.version or '?'}; own loopback only; seccomp {self.arch.name}; "
-            f"{proc}{hidden}"
-        )
+        detail = describe(self.version, self.arch.name, self.mount_proc)
+        if self.policy.hidden:
+            detail += f"; {len(self.policy.hidden)} hidden path(s)"
         denies = (*DENIES, "the user's checkout") if self.policy.hidden else DENIES
         return ExecutorInfo(name="bwrap", kind="os", denies=denies, detail=detail)
 

@@ -8,8 +8,13 @@ import subprocess
 import sys
 
 from garuda_evals.errors import GarudaError
-from garuda_evals.executors.base import Availability, Executor, ExecutorBackend, SandboxPolicy
-
+from garuda_evals.executors.base import (
+    Availability,
+    Executor,
+    ExecutorBackend,
+    ExecutorInfo,
+    SandboxPolicy,
+)
 from garuda_evals_sandbox_seatbelt.profile import SANDBOX_EXEC
 
 PROBE_PROFILE = "(version 1)(allow default)"
@@ -46,6 +51,12 @@ class SeatbeltBackend(ExecutorBackend):
     def availability(self) -> Availability:
         """False off macOS, with the reason."""
         return probe()
+
+    def info(self) -> ExecutorInfo:
+        """What every Seatbelt executor denies, for report.json (no executor is made)."""
+        from garuda_evals_sandbox_seatbelt.executor import DENIES, describe
+
+        return ExecutorInfo(name=self.name, kind="os", denies=DENIES, detail=describe(True))
 
     def create(self, policy: SandboxPolicy) -> Executor:
         """A Seatbelt executor for one task (raises GarudaError off macOS)."""

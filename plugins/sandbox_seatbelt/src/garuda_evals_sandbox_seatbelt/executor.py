@@ -7,6 +7,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from garuda_evals_sandbox.paths import canonical
+
 from garuda_evals.executors.base import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
@@ -15,11 +17,15 @@ from garuda_evals.executors.base import (
     SandboxPolicy,
 )
 from garuda_evals.executors.process import run_in_group
-from garuda_evals_sandbox.paths import canonical
-
 from garuda_evals_sandbox_seatbelt.profile import build_argv, build_profile
 
-DENIES = ("network", "unix sockets", "writes outside the folder", "home secrets")
+DENIES = ("network but localhost", "unix sockets", "writes outside the folder", "home secrets")
+
+
+def describe(allow_loopback: bool) -> str:
+    """One line for report.json."""
+    loopback = "the host's localhost allowed" if allow_loopback else "no localhost"
+    return f"sandbox-exec, deny-default profile; {loopback}; no PID namespace"
 
 
 class SeatbeltExecutor(Executor):
@@ -69,12 +75,9 @@ class SeatbeltExecutor(Executor):
 
     def info(self) -> ExecutorInfo:
         """Seatbelt's name and what it denies."""
-        loopback = "the host's localhost allowed" if self.policy.allow_loopback else "no localhost"
+        denies = (*DENIES, "the user's checkout") if self.policy.hidden else DENIES
         return ExecutorInfo(
-            name="seatbelt",
-            kind="os",
-            denies=DENIES,
-            detail=f"sandbox-exec, deny-default profile; {loopback}; no PID namespace",
+            name="seatbelt", kind="os", denies=denies, detail=describe(self.policy.allow_loopback)
         )
 
     async def aclose(self) -> None:

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.paths import canonical, homes, rebinds, toolchain_candidates
+
+from garuda_evals.executors.base import SandboxPolicy
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 SHELL = "/bin/bash"
