@@ -248,3 +248,27 @@ def test_name_clash_names_both_distributions(project: Path, fake_dist) -> None:
     assert result.returncode == 1
     assert "garuda-evals-clash" in result.stderr and "garuda-evals-ghost" in result.stderr
     assert "'mini'" in result.stderr
+
+
+def test_compare_two_runs_shows_the_differing_flag(project: Path, mini_suite: Path) -> None:
+    for agent in ("oracle", "noop"):
+        garuda("eval", "--agent", agent, "-s", str(mini_suite), "--executor", "host", cwd=project)
+    by_agent = {
+        json.loads(path.read_text())["settings"]["agent"]: path
+        for path in (project / ".garuda" / "evals").glob("*/report.json")
+    }
+    result = garuda("compare", str(by_agent["oracle"].parent), str(by_agent["noop"]), cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert "agent: oracle -> noop" in result.stdout
+    assert "mini/add" in result.stdout and "1/1" in result.stdout and "0/1" in result.stdout
+
+
+def test_compare_refuses_a_foreign_file(project: Path) -> None:
+    foreign = project / "report.json"
+    foreign.write_text('{"schemaVersion": 7}')
+    result = garuda("compare", str(foreign), str(foreign), cwd=project)
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip()
+        == f"garuda: error: {foreign}: field 'schemaVersion': expected 1, got 7"
+    )

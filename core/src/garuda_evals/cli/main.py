@@ -15,6 +15,7 @@ EXIT_INTERRUPTED = 130
 
 def build_cli() -> click.Group:
     """The root group with core's commands and every plugin's ``garuda_commands``."""
+    from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import eval_command
     from garuda_evals.cli.plugins_cmd import plugins_command
 
@@ -25,6 +26,7 @@ def build_cli() -> click.Group:
 
     cli.add_command(eval_command)
     cli.add_command(plugins_command)
+    cli.add_command(compare_command)
     _add_plugin_commands(cli)
     return cli
 

@@ -1,0 +1,60 @@
+"""The pytest toolchain (alias ``python``): python3 3.11+ with pytest 7+ on PATH."""
+
+from __future__ import annotations
+
+from garuda_evals.toolchains.base import Toolchain
+
+PYTEST_MIN_VERSION = "7.0"
+
+PROBE_PYPROJECT = """\
+[tool.pytest.ini_options]
+pythonpath = ["src"]
+testpaths = ["tests"]
+"""
+
+PROBE_MODULE = """\
+def double(value):
+    return value * 2
+"""
+
+PROBE_TEST = """\
+from probe import double
+
+
+def test_double():
+    assert double(21) == 42
+"""
+
+# The same interpreter flags as the suite's check: -P (Python 3.11+) keeps the scratch
+# folder off sys.path, and plugin autoload is off, so the probe proves the check can run.
+PROBE_COMMAND = (
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -P -m pytest -q -c pyproject.toml"
+    " --noconftest -p no:cacheprovider"
+)
+
+HINT = (
+    "The python suite runs `python3 -P -m pytest` with the python3 first on PATH (the "
+    "virtual environment's when garuda runs from one). It needs Python 3.11 or newer with "
+    "pytest 7 or newer: install pytest into that environment (`pip install 'pytest>=7'`), "
+    "or install garuda-evals-python, which depends on pytest, into garuda's own environment."
+)
+
+
+def pytest_toolchain() -> Toolchain:
+    """The toolchain record's ``load``: a one-test src-layout project. Nothing to prepare."""
+    return Toolchain(
+        name="pytest",
+        description="python3 (3.11+) with pytest (7+)",
+        hint=HINT,
+        probe_files={
+            "pyproject.toml": PROBE_PYPROJECT,
+            "src/probe.py": PROBE_MODULE,
+            "tests/test_probe.py": PROBE_TEST,
+        },
+        probe_command=PROBE_COMMAND,
+        aliases=("python",),
+        version_command="python3 -m pytest --version",
+        version_pattern=r"pytest (\d+(?:\.\d+)+)",
+        min_version=PYTEST_MIN_VERSION,
+        extra_versions={"python": ("python3 --version", r"Python (\d+(?:\.\d+)+)")},
+    )

@@ -1,0 +1,52 @@
+"""The pytest toolchain: its probe passes here and fails, with the hint, without pytest."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from packaging.version import Version
+
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.toolchains.probe import prepare_toolchain, probe_toolchain
+from garuda_evals_python.toolchain import PYTEST_MIN_VERSION, pytest_toolchain
+
+
+def test_the_record_loads_the_toolchain(registry: PluginRegistry) -> None:
+    toolchain = registry.collect("garuda_toolchains")["python"].record.load()
+    assert toolchain.name == "pytest"
+    assert toolchain.aliases == ("python",)
+    assert toolchain.prepare_command is None
+    assert "pip install" in toolchain.hint
+
+
+def test_probe_passes_here_and_reports_versions() -> None:
+    status = anyio.run(probe_toolchain, pytest_toolchain())
+    assert status.ok, f"{status.hint}\n{status.output_head}"
+    assert status.version is not None
+    assert Version(status.version) >= Version(PYTEST_MIN_VERSION)
+    assert Version(status.versions["python"]) >= Version("3.11")
+
+
+def test_nothing_to_prepare() -> None:
+    ok, message, status = anyio.run(prepare_toolchain, pytest_toolchain())
+    assert ok and status.ok
+    assert message == "pytest has nothing to prepare"
+
+
+def test_probe_fails_with_the_hint_in_a_python_without_pytest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bare = tmp_path / "bare-venv"
+    base_python = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base_python, "-m", "venv", "--without-pip", str(bare)], check=True)
+    if subprocess.run([str(bare / "bin" / "python3"), "-c", "import pytest"]).returncode == 0:
+        pytest.skip("the base interpreter has pytest on its path; no bare python to probe")
+    monkeypatch.setenv("VIRTUAL_ENV", str(bare))
+    status = anyio.run(probe_toolchain, pytest_toolchain())
+    assert not status.ok
+    assert status.hint == pytest_toolchain().hint
+    assert "No module named pytest" in status.output_head
