@@ -98,3 +98,11 @@ def test_without_proc_the_flag_is_left_out(tmp_path: Path) -> None:
     )
     assert "--proc" not in argv
     assert "--seccomp" not in argv
+
+
+def test_a_home_inside_the_task_folder_does_not_cover_it(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    (work / "home").mkdir(parents=True)
+    for home in (work, work / "home"):
+        layout = plan_layout(SandboxPolicy(workspace=work), {"HOME": str(home)}, tmp_path / "t")
+        assert not any(path == work or work in path.parents for path in layout.hidden_dirs)

@@ -10,6 +10,7 @@ from garuda_evals_sandbox.paths import (
     SYSTEM_TMP,
     canonical,
     homes,
+    is_within,
     rebinds,
     toolchain_candidates,
 )
@@ -33,14 +34,17 @@ class Layout:
 
 def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Layout:
     """Hide the homes, /tmp and ``policy.hidden``; show toolchains and ``policy.read_only``."""
+    workspace = canonical(policy.workspace)
     hidden = [canonical(path) for path in policy.hidden]
     dirs = [*homes(env), *(path for path in hidden if path.is_dir())]
+    # A HOME that is the task folder (or inside it) must not cover the task folder.
+    dirs = [path for path in dirs if not is_within(path, workspace)]
     files = [path for path in hidden if path.exists() and not path.is_dir()]
     hiding = [SYSTEM_TMP, *dirs]
     shown = rebinds(toolchain_candidates(env, hiding), hiding)
     extra = [canonical(path) for path in policy.read_only]
     return Layout(
-        workspace=canonical(policy.workspace),
+        workspace=workspace,
         private_tmp=canonical(private_tmp),
         hidden_dirs=tuple(dict.fromkeys(dirs)),
         hidden_files=tuple(dict.fromkeys(files)),
