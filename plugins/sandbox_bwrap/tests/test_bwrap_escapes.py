@@ -141,8 +141,9 @@ def test_the_users_checkout_is_hidden_but_shown_paths_stay(executor: Executor, l
 def test_a_setsid_daemon_dies_at_the_time_limit(executor: Executor, lab: Lab) -> None:
     tag = f"garuda-escape-{lab.token}"
     daemon = shlex.quote(f"touch started; exec -a {tag} sleep 300")
-    command = f"setsid bash -c {daemon} </dev/null >/dev/null 2>&1 & sleep 60"
-    result = run(executor, lab, command, timeout_s=2)
+    wait = "until [ -e started ]; do sleep 0.05; done"
+    command = f"setsid bash -c {daemon} </dev/null >/dev/null 2>&1 & {wait}; sleep 60"
+    result = run(executor, lab, command, timeout_s=4)
     alive = survivors(tag)
     kill_all(alive)
     assert result.timed_out
@@ -166,8 +167,9 @@ def test_a_fork_of_many_processes_is_stopped_by_the_limit(executor: Executor, la
     tag = f"garuda-escape-{lab.token}"
     count = 100
     child = f"touch forked.$i; exec -a {tag} sleep 300"
-    command = f"for i in $(seq {count}); do ({child}) & done; echo forked; sleep 60"
-    result = run(executor, lab, command, timeout_s=3)
+    wait = f"until [ $(ls | grep -c forked) -ge {count} ]; do sleep 0.05; done"
+    command = f"for i in $(seq {count}); do ({child}) & done; {wait}; sleep 60"
+    result = run(executor, lab, command, timeout_s=6)
     alive = survivors(tag)
     kill_all(alive)
     assert result.timed_out

@@ -16,7 +16,7 @@ from garuda_evals_sandbox.lab import Lab
 from garuda_evals_sandbox.processes import kill_all, survivors
 
 DEFAULT_TIMEOUT_S = 60.0
-LIMIT_S = 2.0
+LIMIT_S = 4.0
 FORKS = 64
 
 
@@ -97,6 +97,11 @@ def _daemon(lab: Lab, tag: str, n: str = "0") -> str:
     return f"touch started-{tag}.{n}; exec -a garuda-escape-{lab.token} sleep 300"
 
 
+def _wait_for(tag: str, count: int) -> str:
+    """Shell that waits until ``count`` processes have started, so the limit kills them all."""
+    return f"until [ $(ls | grep -c started-{tag}) -ge {count} ]; do sleep 0.05; done"
+
+
 ESCAPES = (
     Attempt(
         "write outside the folder",
@@ -132,14 +137,17 @@ ESCAPES = (
         "setsid process outliving the limit",
         lambda lab: (
             f"setsid bash -c {shlex.quote(_daemon(lab, 'setsid'))} </dev/null >/dev/null 2>&1 & "
-            "sleep 60"
+            f"{_wait_for('setsid', 1)}; sleep 60"
         ),
         _left_alive("setsid", 1),
         timeout_s=LIMIT_S,
     ),
     Attempt(
         f"fork of {FORKS} processes at the limit",
-        lambda lab: f"for i in $(seq {FORKS}); do ({_daemon(lab, 'fork', '$i')}) & done; sleep 60",
+        lambda lab: (
+            f"for i in $(seq {FORKS}); do ({_daemon(lab, 'fork', '$i')}) & done; "
+            f"{_wait_for('fork', FORKS)}; sleep 60"
+        ),
         _left_alive("fork", FORKS),
         timeout_s=LIMIT_S,
     ),
