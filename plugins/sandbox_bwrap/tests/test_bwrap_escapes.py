@@ -213,4 +213,4 @@ def test_info_names_what_it_denies(executor: Executor) -> None:
     assert (info.name, info.kind) == ("bwrap", "os")
     for denied in ("network", "unix sockets", "writes outside the folder", "home secrets"):
         assert denied in info.denies
-    assert "the user's checkout" in info.denies
+    assert "hidden paths" in info.denies

@@ -119,7 +119,7 @@ class BwrapExecutor(Executor):
         detail = describe(self.version, self.arch.name, self.mount_proc)
         if self.policy.hidden:
             detail += f"; {len(self.policy.hidden)} hidden path(s)"
-        denies = (*DENIES, "the user's checkout") if self.policy.hidden else DENIES
+        denies = (*DENIES, "hidden paths") if self.policy.hidden else DENIES
         return ExecutorInfo(name="bwrap", kind="os", denies=denies, detail=detail)
 
     async def aclose(self) -> None:

@@ -75,7 +75,7 @@ class SeatbeltExecutor(Executor):
 
     def info(self) -> ExecutorInfo:
         """Seatbelt's name and what it denies."""
-        denies = (*DENIES, "the user's checkout") if self.policy.hidden else DENIES
+        denies = (*DENIES, "hidden paths") if self.policy.hidden else DENIES
         return ExecutorInfo(
             name="seatbelt", kind="os", denies=denies, detail=describe(self.policy.allow_loopback)
         )
