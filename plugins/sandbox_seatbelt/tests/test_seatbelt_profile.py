@@ -90,11 +90,11 @@ def test_argv_is_sandbox_exec_with_defines_then_bash(tmp_path: Path) -> None:
     assert argv[-3:] == ["/bin/bash", "-c", "pytest -q"]
 
 
-def test_the_environment_is_the_allow_list_with_a_private_tmpdir(tmp_path: Path) -> None:
+def test_the_environment_is_the_callers_with_a_private_tmpdir(tmp_path: Path) -> None:
     policy, env, _ = make_layout(tmp_path)
     executor = SeatbeltExecutor(policy)
-    seen = executor.environment({**env, "AWS_SECRET_ACCESS_KEY": "x"})
-    assert set(seen) == {"PATH", "HOME", "TMPDIR"}
+    seen = executor.environment({**env, "GARUDA_TASK_ID": "t1"})
+    assert set(seen) == {"PATH", "HOME", "GARUDA_TASK_ID", "TMPDIR"}
     assert Path(seen["TMPDIR"]).is_dir()
     anyio.run(executor.aclose)
     assert not Path(seen["TMPDIR"]).exists()

@@ -52,12 +52,15 @@ def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path
     )
 
 
-def _environment(env: Mapping[str, str], allow: Sequence[str]) -> list[str]:
-    """``--clearenv`` then ``--setenv`` for each variable (only ``allow`` when it is given)."""
+def _environment(env: Mapping[str, str]) -> list[str]:
+    """``--clearenv`` then ``--setenv`` for each variable the caller passed.
+
+    The caller has already applied the allow-list (``check_environment()`` for a check, plus
+    ``--agent-env`` names and GARUDA_PROMPT* for an agent command); nothing else enters.
+    """
     args = ["--clearenv"]
     for name, value in sorted(env.items()):
-        if not allow or name in allow:
-            args += ["--setenv", name, value]
+        args += ["--setenv", name, value]
     return args
 
 
@@ -68,7 +71,6 @@ def build_argv(
     command: str,
     cwd: Path,
     env: Mapping[str, str],
-    env_allow: Sequence[str],
     seccomp_fd: int | None,
     mount_proc: bool,
 ) -> list[str]:
@@ -93,7 +95,7 @@ def build_argv(
     for folder in layout.hidden_dirs:
         argv += ["--remount-ro", str(folder)]
     argv += ["--chdir", str(cwd)]
-    argv += _environment(env, env_allow)
+    argv += _environment(env)
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     argv += ["--", SHELL, "-c", command]

@@ -74,7 +74,6 @@ class BwrapExecutor(Executor):
             command=command,
             cwd=canonical(cwd),
             env=env,
-            env_allow=self.policy.env_allow,
             seccomp_fd=seccomp_fd,
             mount_proc=self.mount_proc,
         )

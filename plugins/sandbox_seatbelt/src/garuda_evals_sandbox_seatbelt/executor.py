@@ -46,10 +46,8 @@ class SeatbeltExecutor(Executor):
         return self._private_tmp
 
     def environment(self, env: Mapping[str, str]) -> dict[str, str]:
-        """The variables the command sees: ``env`` (only ``env_allow`` when given) and TMPDIR."""
-        allow = self.policy.env_allow
-        kept = {name: value for name, value in env.items() if not allow or name in allow}
-        return {**kept, "TMPDIR": f"{self._tmp()}/"}
+        """The variables the command sees: ``env`` as the caller allow-listed it, and TMPDIR."""
+        return {**env, "TMPDIR": f"{self._tmp()}/"}
 
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         """The sandbox-exec command line for ``command``."""
