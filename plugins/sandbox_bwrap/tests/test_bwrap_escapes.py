@@ -10,11 +10,13 @@ import shlex
 import shutil
 import socket
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
 import pytest
 from garuda_evals_sandbox.lab import Lab
+from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
 from garuda_evals_sandbox.processes import kill_all, survivors
 
 from garuda_evals.executors.base import CommandResult, Executor
@@ -215,3 +217,33 @@ def test_info_names_what_it_denies(executor: Executor) -> None:
     for denied in ("network", "unix sockets", "writes outside the folder", "home secrets"):
         assert denied in info.denies
     assert "hidden paths" in info.denies
+
+
+def test_host_network_reaches_the_host_but_still_no_unix_sockets(lab: Lab) -> None:
+    if shutil.which("bwrap") is None:
+        skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
+    backend = BwrapBackend()
+    if not backend.availability().ok:
+        skip_or_fail("bwrap", backend.availability().reason)
+    policy = replace(lab.policy(), extra={NETWORK: HOST_NETWORK})
+    executor = backend.create(policy)
+    try:
+        tcp = run(
+            executor,
+            lab,
+            py(f"import socket; socket.create_connection(('127.0.0.1', {lab.tcp_port}))"),
+        )
+        unix = run(
+            executor,
+            lab,
+            py(f"import socket; socket.socket(socket.AF_UNIX).connect({str(lab.unix_path)!r})"),
+        )
+        key = run(executor, lab, 'cat "$HOME/.ssh/id_ed25519"')
+    finally:
+        anyio.run(executor.aclose)
+    assert tcp.exit_code == 0, tcp.output
+    assert "Permission denied" in unix.output
+    assert lab.unix.accepted == 0
+    assert lab.token not in key.output
+    assert "network" not in executor.info().denies
+    assert "unix sockets" in executor.info().denies

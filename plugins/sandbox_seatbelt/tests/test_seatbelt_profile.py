@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
 import pytest
+from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
 
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox_seatbelt import SeatbeltBackend
@@ -109,3 +111,14 @@ def test_off_macos_the_backend_says_why() -> None:
     info = SeatbeltBackend().info()
     assert info.kind == "os"
     assert "unix sockets" in info.denies
+
+
+def test_host_network_opens_ip_but_not_unix_sockets(tmp_path: Path) -> None:
+    policy, env, private_tmp = make_layout(tmp_path)
+    shared = replace(policy, extra={NETWORK: HOST_NETWORK})
+    text = build_profile(shared, env, private_tmp).text
+    assert '(allow network-outbound (remote ip "*:*"))' in text
+    assert '(remote ip "localhost:*")' not in text
+    assert "unix-socket" not in text
+    executor = SeatbeltExecutor(shared)
+    assert not any(d.startswith("network") for d in executor.info().denies)

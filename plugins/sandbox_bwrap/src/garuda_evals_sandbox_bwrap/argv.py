@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import (
     SYSTEM_TMP,
     canonical,
@@ -18,7 +19,7 @@ from garuda_evals_sandbox.paths import (
 from garuda_evals.executors.base import SandboxPolicy
 
 SHELL = "/bin/bash"
-NAMESPACES = ("--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts")
+NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class Layout:
     hidden_dirs: tuple[Path, ...]
     hidden_files: tuple[Path, ...]
     readable: tuple[Path, ...]
+    host_network: bool = False
 
 
 def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Layout:
@@ -49,6 +51,7 @@ def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path
         hidden_dirs=tuple(dict.fromkeys(dirs)),
         hidden_files=tuple(dict.fromkeys(files)),
         readable=tuple(dict.fromkeys([*shown, *extra])),
+        host_network=host_network(policy),
     )
 
 
@@ -81,6 +84,8 @@ def build_argv(
     (bwrap creates mount points inside them, so they must be writable until then).
     """
     argv = [*launcher, "--die-with-parent", "--new-session", *NAMESPACES]
+    if not layout.host_network:
+        argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev"]
     if mount_proc:
         argv += ["--proc", "/proc"]

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 
 from garuda_evals.executors.base import (
@@ -119,6 +120,9 @@ class BwrapExecutor(Executor):
         if self.policy.hidden:
             detail += f"; {len(self.policy.hidden)} hidden path(s)"
         denies = (*DENIES, "hidden paths") if self.policy.hidden else DENIES
+        if host_network(self.policy):
+            denies = tuple(d for d in denies if d != "network")
+            detail = detail.replace("own loopback only", "the host's network")
         return ExecutorInfo(name="bwrap", kind="os", denies=denies, detail=detail)
 
     async def aclose(self) -> None:

@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 
 from garuda_evals.executors.base import (
@@ -74,6 +75,8 @@ class SeatbeltExecutor(Executor):
     def info(self) -> ExecutorInfo:
         """Seatbelt's name and what it denies."""
         denies = (*DENIES, "hidden paths") if self.policy.hidden else DENIES
+        if host_network(self.policy):
+            denies = tuple(d for d in denies if not d.startswith("network"))
         return ExecutorInfo(
             name="seatbelt", kind="os", denies=denies, detail=describe(self.policy.allow_loopback)
         )

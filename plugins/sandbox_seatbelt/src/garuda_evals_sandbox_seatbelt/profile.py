@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical, homes, rebinds, toolchain_candidates
 
 from garuda_evals.executors.base import SandboxPolicy
@@ -56,6 +57,12 @@ LOOPBACK = """(allow network-bind (local ip "localhost:*"))
 (allow network-outbound (remote ip "localhost:*"))
 """
 
+HOST_NETWORK_RULES = """(allow network-bind (local ip "*:*"))
+(allow network-inbound (local ip "*:*"))
+(allow network-outbound (remote ip "*:*"))
+(allow mach-lookup (global-name "com.apple.mDNSResponder") (global-name "com.apple.dnssd.service"))
+"""
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -93,7 +100,9 @@ def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Pa
     if shown:
         text += f"(allow file-read* {_subpaths('SHOW', len(shown))})\n"
     text += '(allow file-read* file-write* (subpath (param "WORK")) (subpath (param "TMP")))\n'
-    if policy.allow_loopback:
+    if host_network(policy):
+        text += HOST_NETWORK_RULES
+    elif policy.allow_loopback:
         text += LOOPBACK
     return Profile(text=text, params=params)
 
