@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -72,3 +73,14 @@ def test_an_unknown_backend_is_refused() -> None:
     result = CliRunner().invoke(sandbox, ["check", "--backend", "nope"])
     assert result.exit_code == 1
     assert "'nope' does not work here" in result.output
+
+
+def test_without_a_working_os_sandbox_it_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("garuda_evals_sandbox_bwrap")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap to be found
+    result = CliRunner().invoke(sandbox, ["check"])
+    assert result.exit_code == 1
+    assert "bwrap not found on PATH (apt-get install bubblewrap" in result.output
+    assert "no installed OS sandbox works here" in result.output

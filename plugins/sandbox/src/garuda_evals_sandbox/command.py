@@ -65,6 +65,16 @@ async def _check(backend: ExecutorBackend) -> list[Outcome]:
             await executor.aclose()
 
 
+def _nothing_to_check(backends: list[Installed], wanted: str | None) -> str:
+    if wanted is not None:
+        names = ", ".join(item.name for item in backends)
+        return f"'{wanted}' does not work here (installed: {names})"
+    if any(item.backend is not None and item.backend.kind == "os" for item in backends):
+        return "no installed OS sandbox works here: see the reasons above (docs/sandbox.md)"
+    hint = known.OS_SANDBOX_FOR_PLATFORM.get(sys.platform, "an OS sandbox backend")
+    return f"no OS sandbox is installed; install {hint} (docs/sandbox.md)"
+
+
 @click.group(name="sandbox")
 def sandbox() -> None:
     """The OS sandbox that checks and agent commands run in."""
@@ -84,9 +94,7 @@ def check(wanted: str | None) -> None:
         click.echo(f"  {item.name:<10} {kind:<5} {item.distribution}: {state}")
     chosen = choose(backends, wanted)
     if chosen is None or chosen.backend is None or not chosen.availability.ok:
-        hint = known.OS_SANDBOX_FOR_PLATFORM.get(sys.platform, "an OS sandbox backend")
-        what = f"'{wanted}' does not work here" if wanted else "no OS sandbox works here"
-        click.echo(f"{what}; install {hint} (see docs/sandbox.md)", err=True)
+        click.echo(_nothing_to_check(backends, wanted), err=True)
         sys.exit(1)
     click.echo(f"escape attempts under {chosen.name}:")
     outcomes = anyio.run(_check, chosen.backend)

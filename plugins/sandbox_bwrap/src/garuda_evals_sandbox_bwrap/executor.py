@@ -67,7 +67,7 @@ class BwrapExecutor(Executor):
     def argv(
         self, command: str, *, cwd: Path, env: Mapping[str, str], seccomp_fd: int
     ) -> list[str]:
-        """The full bwrap command line for ``command`` (exposed for tests and ``--dry-run``)."""
+        """The full bwrap command line for ``command`` (exposed for tests)."""
         layout = plan_layout(self.policy, env, self._tmp())
         return build_argv(
             self.launcher,
