@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from garuda_evals.executors.base import CommandResult, Executor
+from garuda_evals_sandbox import judges
+from garuda_evals_sandbox.judges import ESCAPE_TAG
 from garuda_evals_sandbox.lab import Lab
-from garuda_evals_sandbox.processes import kill_all, survivors
 
 DEFAULT_TIMEOUT_S = 60.0
 LIMIT_S = 4.0
@@ -26,7 +27,7 @@ class Attempt:
 
     name: str
     command: Callable[[Lab], str]
-    got_through: Callable[[Lab, CommandResult], str | None]
+    got_through: judges.Judge
     timeout_s: float = DEFAULT_TIMEOUT_S
     control: bool = False
 
@@ -45,56 +46,8 @@ def _py(code: str) -> str:
     return f"python3 -c {shlex.quote(code)}"
 
 
-def _wrote(lab: Lab, _: CommandResult) -> str | None:
-    paths = [lab.outside / "pwned", lab.root / "pwned", lab.host_tmp_file]
-    made = [str(path) for path in paths if path.exists()]
-    return f"created {', '.join(made)}" if made else None
-
-
-def _wrote_home(lab: Lab, _: CommandResult) -> str | None:
-    return "created $HOME/pwned" if (lab.home / "pwned").exists() else None
-
-
-def _printed(marker: str) -> Callable[[Lab, CommandResult], str | None]:
-    def check(lab: Lab, result: CommandResult) -> str | None:
-        return "the secret was printed" if f"{marker}-{lab.token}" in result.output else None
-
-    return check
-
-
-def _tcp(lab: Lab, _: CommandResult) -> str | None:
-    return f"the host server accepted {lab.tcp.accepted}" if lab.tcp.accepted else None
-
-
-def _unix(lab: Lab, _: CommandResult) -> str | None:
-    return f"the host socket accepted {lab.unix.accepted}" if lab.unix.accepted else None
-
-
-def _left_alive(tag: str, expected: int) -> Callable[[Lab, CommandResult], str | None]:
-    def check(lab: Lab, result: CommandResult) -> str | None:
-        alive = survivors(f"garuda-escape-{lab.token}")
-        kill_all(alive)
-        if alive:
-            return f"{len(alive)} process(es) outlived the limit"
-        started = len(list(lab.work.glob(f"started-{tag}.*")))
-        if started < expected:
-            return f"inconclusive: {started} of {expected} process(es) started"
-        return None
-
-    return check
-
-
-def _works(expected: str) -> Callable[[Lab, CommandResult], str | None]:
-    def check(lab: Lab, result: CommandResult) -> str | None:
-        if result.exit_code == 0 and expected in result.output:
-            return None
-        return f"exit {result.exit_code}: {result.output.strip()[-300:]}"
-
-    return check
-
-
 def _daemon(lab: Lab, tag: str, n: str = "0") -> str:
-    return f"touch started-{tag}.{n}; exec -a garuda-escape-{lab.token} sleep 300"
+    return f"touch started-{tag}.{n}; exec -a {ESCAPE_TAG}{lab.token} sleep 300"
 
 
 def _wait_for(tag: str, count: int) -> str:
@@ -108,14 +61,14 @@ ESCAPES = (
         lambda lab: (
             f"echo x > {lab.outside}/pwned; echo x > ../pwned; echo x > {lab.host_tmp_file}"
         ),
-        _wrote,
+        judges.wrote,
     ),
-    Attempt("write to $HOME", lambda lab: 'echo x > "$HOME/pwned"', _wrote_home),
-    Attempt("read ~/.ssh", lambda lab: 'cat "$HOME/.ssh/id_ed25519"', _printed("KEY")),
+    Attempt("write to $HOME", lambda lab: 'echo x > "$HOME/pwned"', judges.wrote_home),
+    Attempt("read ~/.ssh", lambda lab: 'cat "$HOME/.ssh/id_ed25519"', judges.printed("KEY")),
     Attempt(
         "read the user's checkout",
         lambda lab: f"cat {lab.checkout}/secret.txt",
-        _printed("CHECKOUT"),
+        judges.printed("CHECKOUT"),
     ),
     Attempt(
         "TCP to the host's loopback",
@@ -123,7 +76,7 @@ ESCAPES = (
             "import socket; s = socket.create_connection(('127.0.0.1', "
             f"{lab.tcp_port}), timeout=5); s.sendall(b'hi'); print('connected')"
         ),
-        _tcp,
+        judges.tcp,
     ),
     Attempt(
         "a host Unix socket",
@@ -131,7 +84,7 @@ ESCAPES = (
             "import socket; s = socket.socket(socket.AF_UNIX); "
             f"s.connect({str(lab.unix_path)!r}); print('connected')"
         ),
-        _unix,
+        judges.unix,
     ),
     Attempt(
         "setsid process outliving the limit",
@@ -139,7 +92,7 @@ ESCAPES = (
             f"setsid bash -c {shlex.quote(_daemon(lab, 'setsid'))} </dev/null >/dev/null 2>&1 & "
             f"{_wait_for('setsid', 1)}; sleep 60"
         ),
-        _left_alive("setsid", 1),
+        judges.left_alive("setsid", 1),
         timeout_s=LIMIT_S,
     ),
     Attempt(
@@ -148,7 +101,7 @@ ESCAPES = (
             f"for i in $(seq {FORKS}); do ({_daemon(lab, 'fork', '$i')}) & done; "
             f"{_wait_for('fork', FORKS)}; sleep 60"
         ),
-        _left_alive("fork", FORKS),
+        judges.left_alive("fork", FORKS),
         timeout_s=LIMIT_S,
     ),
 )
@@ -157,19 +110,19 @@ CONTROLS = (
     Attempt(
         "write in the folder",
         lambda lab: "echo ok > inside.txt && cat inside.txt",
-        _works("ok"),
+        judges.works("ok"),
         control=True,
     ),
     Attempt(
         "write in the private temporary folder",
         lambda lab: 't="${TMPDIR:-/tmp}"; echo ok > "$t/probe" && cat "$t/probe"',
-        _works("ok"),
+        judges.works("ok"),
         control=True,
     ),
     Attempt(
         "read a shown path in a hidden one",
         lambda lab: f"cat {lab.shown}/ok.txt",
-        _works("SHOWN-"),
+        judges.works("SHOWN-"),
         control=True,
     ),
     Attempt(
@@ -179,7 +132,7 @@ CONTROLS = (
             "c = socket.create_connection(s.getsockname(), timeout=5); a, _ = s.accept(); "
             "c.sendall(b'ping'); print(a.recv(4).decode(), 'loopback ok')"
         ),
-        _works("ping loopback ok"),
+        judges.works("ping loopback ok"),
         control=True,
     ),
 )
