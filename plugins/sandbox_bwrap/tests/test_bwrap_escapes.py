@@ -165,6 +165,22 @@ def test_a_setsid_daemon_dies_when_the_command_ends(executor: Executor, lab: Lab
     assert alive == []
 
 
+def test_cancelling_the_run_ends_the_sandboxed_tree(executor: Executor, lab: Lab) -> None:
+    tag = f"garuda-escape-{lab.token}"
+    daemon = shlex.quote(f"touch started; exec -a {tag} sleep 300")
+    command = f"setsid bash -c {daemon} </dev/null >/dev/null 2>&1 & sleep 300"
+
+    async def go() -> None:
+        with anyio.move_on_after(3):  # what Ctrl-C does to the runner's task group
+            await executor.run(command, cwd=lab.work, env=lab.env(), timeout_s=300)
+
+    anyio.run(go)
+    alive = survivors(tag)
+    kill_all(alive)
+    assert (lab.work / "started").exists()
+    assert alive == []
+
+
 def test_a_fork_of_many_processes_is_stopped_by_the_limit(executor: Executor, lab: Lab) -> None:
     tag = f"garuda-escape-{lab.token}"
     count = 100
