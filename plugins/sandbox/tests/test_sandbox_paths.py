@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from garuda_evals_sandbox.paths import homes, rebinds, toolchain_candidates
+from garuda_evals_sandbox.paths import hidden_paths, homes, rebinds, toolchain_candidates
 
 
 def test_toolchains_inside_a_hidden_home_are_found_outermost_first(tmp_path: Path) -> None:
@@ -38,3 +38,8 @@ def test_toolchains_inside_a_hidden_home_are_found_outermost_first(tmp_path: Pat
 def test_a_missing_or_root_home_is_not_hidden(tmp_path: Path) -> None:
     assert Path("/") not in homes({"HOME": "/"})
     assert tmp_path / "gone" not in homes({"HOME": str(tmp_path / "gone")})
+
+
+def test_the_system_itself_is_never_hidden(tmp_path: Path) -> None:
+    kept = hidden_paths(["/", "/usr", str(tmp_path)])
+    assert kept == [tmp_path.resolve()]

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 SYSTEM_TMP = Path("/tmp")
+SYSTEM_DIRS = tuple(Path(p) for p in ("/usr", "/etc", "/bin", "/lib", "/dev", "/proc"))
 
 
 def canonical(path: Path | str) -> Path:
@@ -20,6 +21,16 @@ def is_within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
+def can_hide(path: Path) -> bool:
+    """False for ``/`` and any folder holding the system: hiding it would break every command."""
+    return not any(is_within(system, path) for system in SYSTEM_DIRS)
+
+
+def hidden_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """``policy.hidden`` canonicalised, without the ones that cannot be hidden."""
+    return [path for path in (canonical(p) for p in paths) if can_hide(path)]
+
+
 def homes(env: Mapping[str, str]) -> list[Path]:
     """The user's home and the HOME the command sees, when either is a real folder but ``/``."""
     found: list[Path] = []
@@ -27,7 +38,7 @@ def homes(env: Mapping[str, str]) -> list[Path]:
         if not raw:
             continue
         home = canonical(raw)
-        if home != Path("/") and home.is_dir() and home not in found:
+        if can_hide(home) and home.is_dir() and home not in found:
             found.append(home)
     return found
 

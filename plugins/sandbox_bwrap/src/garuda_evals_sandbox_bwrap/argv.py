@@ -10,6 +10,7 @@ from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import (
     SYSTEM_TMP,
     canonical,
+    hidden_paths,
     homes,
     is_within,
     rebinds,
@@ -37,7 +38,7 @@ class Layout:
 def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Layout:
     """Hide the homes, /tmp and ``policy.hidden``; show toolchains and ``policy.read_only``."""
     workspace = canonical(policy.workspace)
-    hidden = [canonical(path) for path in policy.hidden]
+    hidden = hidden_paths(policy.hidden)
     dirs = [*homes(env), *(path for path in hidden if path.is_dir())]
     # A HOME that is the task folder (or inside it) must not cover the task folder.
     dirs = [path for path in dirs if not is_within(path, workspace)]

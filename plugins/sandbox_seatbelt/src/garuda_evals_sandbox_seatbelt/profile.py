@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from garuda_evals_sandbox.options import host_network
-from garuda_evals_sandbox.paths import canonical, homes, rebinds, toolchain_candidates
+from garuda_evals_sandbox.paths import (
+    canonical,
+    hidden_paths,
+    homes,
+    rebinds,
+    toolchain_candidates,
+)
 
 from garuda_evals.executors.base import SandboxPolicy
 
@@ -87,7 +93,7 @@ def _subpaths(prefix: str, count: int) -> str:
 
 def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Profile:
     """Deny by default; read all but the hidden folders; write only WORK and TMP."""
-    hidden = [*homes(env), *(canonical(path) for path in policy.hidden)]
+    hidden = [*homes(env), *hidden_paths(policy.hidden)]
     hidden = list(dict.fromkeys(hidden))
     shown = rebinds(toolchain_candidates(env, hidden), hidden)
     shown = list(dict.fromkeys([*shown, *(canonical(path) for path in policy.read_only)]))
