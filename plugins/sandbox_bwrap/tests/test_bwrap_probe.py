@@ -7,6 +7,7 @@ it refuses the inner one any namespace at all.
 
 from __future__ import annotations
 
+import os
 import secrets
 import shutil
 import subprocess
@@ -56,6 +57,23 @@ def outer(bwrap: str, *extra: str) -> tuple[str, ...]:
     )
 
 
+ROOT_INSIDE = ("--uid", "0", "--gid", "0", "--cap-add", "ALL")
+
+
+@pytest.fixture
+def no_proc(bwrap: str) -> tuple[str, ...]:
+    """A launcher whose inner bwrap may not mount /proc, like a restrictive container."""
+    launcher = outer(bwrap, *ROOT_INSIDE)
+    done = subprocess.run(
+        [*launcher, "--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--", "true"],
+        capture_output=True,
+        text=True,
+    )
+    if not is_proc_refused(done.stderr):
+        pytest.skip(f"this machine lets a nested bwrap mount /proc (as uid {os.getuid()})")
+    return launcher
+
+
 @pytest.fixture
 def work(tmp_path: Path) -> Iterator[Path]:
     folder = tmp_path / "work"
@@ -63,8 +81,10 @@ def work(tmp_path: Path) -> Iterator[Path]:
     yield folder
 
 
-def test_where_proc_is_refused_the_backend_runs_without_it(bwrap: str, work: Path) -> None:
-    backend = BwrapBackend(launcher=outer(bwrap))
+def test_where_proc_is_refused_the_backend_runs_without_it(
+    no_proc: tuple[str, ...], work: Path
+) -> None:
+    backend = BwrapBackend(launcher=no_proc)
     assert backend.availability().ok, backend.availability().reason
     executor = backend.create(SandboxPolicy(workspace=work))
     assert isinstance(executor, BwrapExecutor)
@@ -85,11 +105,13 @@ def test_where_proc_is_refused_the_backend_runs_without_it(bwrap: str, work: Pat
     assert not target.exists()
 
 
-def test_a_command_that_meets_the_refusal_is_retried_without_proc(bwrap: str, work: Path) -> None:
+def test_a_command_that_meets_the_refusal_is_retried_without_proc(
+    no_proc: tuple[str, ...], work: Path
+) -> None:
     arch = native_arch()
     assert arch is not None
     executor = BwrapExecutor(
-        SandboxPolicy(workspace=work), launcher=outer(bwrap), arch=arch, mount_proc=True
+        SandboxPolicy(workspace=work), launcher=no_proc, arch=arch, mount_proc=True
     )
 
     async def go() -> str:
