@@ -67,7 +67,7 @@ def test_mounts_come_in_an_order_that_keeps_the_rules(tmp_path: Path) -> None:
     def at(*words: str) -> int:
         return joined.index(" ".join(words))
 
-    assert argv[:3] == ["bwrap", "--die-with-parent", "--new-session"]
+    assert argv[:5] == ["bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     for flag in ("--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"):
         assert flag in argv
     assert at("--ro-bind", "/", "/") < at("--tmpfs", str(home))

@@ -98,6 +98,20 @@ def test_real_home_is_empty_but_toolchains_inside_stay_readable(
     assert version.exit_code == 0, version.output
 
 
+def test_mounts_cannot_be_undone_even_as_root(executor: Executor, lab: Lab) -> None:
+    caps = run(executor, lab, "grep CapEff /proc/self/status")
+    assert caps.output.split() == ["CapEff:", "0000000000000000"]
+    command = (
+        'umount -l "$HOME"; cat "$HOME/.ssh/id_ed25519"; '
+        f"mount -o remount,rw / && echo x > {lab.outside}/remounted; "
+        f"mount -t tmpfs none {lab.outside}"
+    )
+    result = run(executor, lab, command)
+    assert lab.token not in result.output
+    assert not (lab.outside / "remounted").exists()
+    assert result.exit_code != 0
+
+
 def test_tcp_to_the_hosts_loopback_fails(executor: Executor, lab: Lab) -> None:
     code = f"import socket; socket.create_connection(('127.0.0.1', {lab.tcp_port}), timeout=5)"
     result = run(executor, lab, py(code))

@@ -71,6 +71,12 @@ ESCAPES = (
         judges.printed("CHECKOUT"),
     ),
     Attempt(
+        "undo the sandbox's mounts",
+        # Harmless on a host: the lab's fake home is no mount point there.
+        lambda lab: 'umount -l "$HOME" && cat "$HOME/.ssh/id_ed25519"',
+        judges.undid_mounts,
+    ),
+    Attempt(
         "TCP to the host's loopback",
         lambda lab: _py(
             "import socket; s = socket.create_connection(('127.0.0.1', "

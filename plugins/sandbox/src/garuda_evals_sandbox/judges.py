@@ -19,6 +19,13 @@ def wrote(lab: Lab, _: CommandResult) -> str | None:
     return f"created {', '.join(made)}" if made else None
 
 
+def undid_mounts(lab: Lab, result: CommandResult) -> str | None:
+    """Unmounting the tmpfs over the home brought its secret back."""
+    if f"KEY-{lab.token}" in result.output:
+        return "the hidden home came back: the secret was printed"
+    return None
+
+
 def wrote_home(lab: Lab, _: CommandResult) -> str | None:
     """A file appeared in the fake home."""
     return "created $HOME/pwned" if (lab.home / "pwned").exists() else None

@@ -84,7 +84,9 @@ def build_argv(
     the workspace is bound writable last, and only then are the hidden tmpfs made read-only
     (bwrap creates mount points inside them, so they must be writable until then).
     """
-    argv = [*launcher, "--die-with-parent", "--new-session", *NAMESPACES]
+    # --cap-drop ALL: run as root, the command would keep every capability and could
+    # simply umount the tmpfs over the home or remount / read-write.
+    argv = [*launcher, "--die-with-parent", "--new-session", "--cap-drop", "ALL", *NAMESPACES]
     if not layout.host_network:
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev"]

@@ -81,7 +81,8 @@ def _run(argv: Sequence[str]) -> tuple[int, str]:
 
 
 def _argv(launcher: Sequence[str], mount_proc: bool) -> list[str]:
-    argv = [*launcher, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid"]
+    argv = [*launcher, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    argv += ["--unshare-net", "--unshare-pid"]
     argv += ["--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
     argv += ["--proc", "/proc"] if mount_proc else []
     return [*argv, "--tmpfs", "/tmp", "--", "/bin/true"]
