@@ -1,0 +1,1 @@
+"""The built-in coding agent of garuda-evals and its model providers."""

@@ -1,0 +1,126 @@
+"""The agent loop: call the model, run its tools, until it stops or a limit is reached."""
+
+from __future__ import annotations
+
+import anyio
+
+from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.usage import Usage
+from garuda_evals.transcript import Transcript
+from garuda_evals_agent.calls import TurnState, call_model
+from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult
+from garuda_evals_agent.prompt import system_prompt
+from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelProvider
+from garuda_evals_agent.providers.registry import ModelSpec
+from garuda_evals_agent.recovery import MAX_CONSECUTIVE_CUTOFFS, append_user, keep_whole, nudge
+from garuda_evals_agent.retry import RetryPolicy
+from garuda_evals_agent.tools.approver import Approver
+from garuda_evals_agent.tools.registry import TOOLS, dispatch
+from garuda_evals_agent.transcribe import TurnLog
+
+DEFAULT_MAX_STEPS = 100
+
+
+class AgentRunError(RuntimeError):
+    """The turn failed (for example retries exhausted): an error run. Carries what was used."""
+
+    def __init__(self, message: str, *, steps: int, usage: Usage) -> None:
+        super().__init__(message)
+        self.steps = steps
+        self.usage = usage
+        self.stop_reason = "error"
+
+
+class GarudaAgent(Agent):
+    """The built-in coding agent. Keeps no state between turns; one client per turn."""
+
+    def __init__(
+        self,
+        spec: ModelSpec,
+        provider: ModelProvider,
+        settings: RunSettings,
+        options: ClientOptions,
+        policy: RetryPolicy,
+    ) -> None:
+        self.spec = spec
+        self.provider = provider
+        self.settings = settings
+        self.options = options
+        self.policy = policy
+
+    async def run(self, turn: AgentTurn) -> AgentOutcome:
+        """Work on the task until the model stops calling tools or a limit is reached."""
+        client = self.provider.open(self.spec.model, self.settings, self.options)
+        state = TurnState()
+        with Transcript(turn.transcript) as transcript:
+            log = TurnLog(transcript)
+            try:
+                stop = await self._loop(turn, client, state, log)
+            except BaseException as error:
+                cancelled = isinstance(error, anyio.get_cancelled_exc_class())
+                usage = state.meter.usage
+                log.end("cancelled" if cancelled else "error", state.steps, usage, error=error)
+                if isinstance(error, Exception):
+                    raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
+                raise
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await client.aclose()
+            log.end(stop, state.steps, state.meter.usage)
+        return AgentOutcome(state.steps, state.meter.usage, stop, state.notices)
+
+    async def _loop(
+        self, turn: AgentTurn, client: ModelClient, state: TurnState, log: TurnLog
+    ) -> str:
+        system = system_prompt(turn.workspace)
+        max_steps = turn.max_steps or self.settings.max_steps or DEFAULT_MAX_STEPS
+        log.start(str(self.spec), system, TOOLS, max_steps, self.options, client.max_output_tokens)
+        history = [Message("user", [TextPart(turn.prompt)])]
+        approver = Approver()
+        while True:
+            if state.steps >= max_steps:
+                self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
+                return "max_steps"
+            state.steps += 1
+            state.report(turn)
+            request = ModelRequest(system, history, TOOLS, client.max_output_tokens, state.steps)
+            response = await call_model(turn, client, request, state, log, self.policy)
+            message, after = response.message, []
+            if response.stop_reason == "max_tokens":
+                state.cutoffs += 1
+                message, dropped = keep_whole(message)
+                going_on = state.cutoffs <= MAX_CONSECUTIVE_CUTOFFS
+                self._notice(
+                    turn,
+                    state,
+                    log,
+                    f"output limit: step {state.steps} stopped at max_tokens "
+                    f"({request.max_tokens}); dropped {dropped} unfinished tool call(s)"
+                    + (", continuing" if going_on else ""),
+                )
+                if not going_on:
+                    return "max_tokens"
+                after = [TextPart(nudge(request.max_tokens))]
+            else:
+                state.cutoffs = 0
+            if message.parts:
+                history.append(message)
+            calls = message.tool_calls()
+            if not calls and not after:
+                if response.stop_reason == "end":
+                    return "done"
+                return response.provider_stop_reason or response.stop_reason
+            results: list[ToolResult | TextPart] = []
+            for call in calls:
+                log.tool_call(call)
+                outcome = await dispatch(call, turn, approver)
+                turn.events("tool", log.tool_line(call, outcome))
+                log.tool_result(call, outcome)
+                results.append(ToolResult(call.id, outcome.content, outcome.is_error))
+            append_user(history, Message("user", [*results, *after]))
+
+    def _notice(self, turn: AgentTurn, state: TurnState, log: TurnLog, text: str) -> None:
+        state.notices.append(text)
+        log.notice(text)
+        turn.events("notice", text)

@@ -1,0 +1,42 @@
+"""Add up the calls of one turn into core's Usage, honestly."""
+
+from __future__ import annotations
+
+from garuda_evals.models.usage import Usage
+from garuda_evals_agent.messages import CallUsage
+
+UNREPORTED = "a response came without a usage report; its reservation counts"
+
+
+class UsageMeter:
+    """Sums provider-reported tokens; unreported calls and unknown prices stay visible."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+
+    def add(self, call: CallUsage, note: str = UNREPORTED) -> None:
+        """Count one model call; ``note`` explains an unreported one."""
+        notes: list[str] = []
+        if not call.reported:
+            notes.append(note)
+        if call.cost_usd is None:
+            notes.append(call.price_note or "no known price")
+        self.usage = self.usage + Usage(
+            input_tokens=call.input_tokens,
+            cache_read_tokens=call.cache_read_tokens,
+            cache_write_tokens=call.cache_write_tokens,
+            output_tokens=call.output_tokens,
+            reasoning_tokens=call.reasoning_tokens,
+            unreported_tokens=0 if call.reported else call.reservation,
+            tokens_known=call.reported,
+            cost_usd=call.cost_usd or 0.0,
+            cost_incomplete=(not call.reported) or call.cost_usd is None,
+            requests=1,
+            unreported_requests=0 if call.reported else 1,
+            notes=notes,
+        )
+
+    def add_lost(self, reservation: int) -> None:
+        """A call that broke off after its response began: it may have been billed."""
+        lost = CallUsage(reported=False, reservation=reservation, cost_usd=0.0)
+        self.add(lost, "a response broke off after it began; its reservation counts")

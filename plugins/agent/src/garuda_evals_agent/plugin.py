@@ -1,0 +1,50 @@
+"""Hooks: the model providers of this distribution (``anthropic``, ``openai``, ``ollama``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from garuda_evals.hookspecs import hookimpl
+from garuda_evals.records import ProviderRecord
+
+if TYPE_CHECKING:  # providers load only when a run uses them
+    from garuda_evals_agent.providers.base import ModelProvider
+
+
+def _anthropic() -> ModelProvider:
+    from garuda_evals_agent.providers.anthropic_provider import AnthropicProvider
+
+    return AnthropicProvider()
+
+
+def _openai() -> ModelProvider:
+    from garuda_evals_agent.providers.openai_provider import OpenAICompatibleProvider
+
+    return OpenAICompatibleProvider("openai")
+
+
+def _ollama() -> ModelProvider:
+    from garuda_evals_agent.providers.openai_provider import OpenAICompatibleProvider
+
+    return OpenAICompatibleProvider("ollama")
+
+
+@hookimpl
+def garuda_model_providers() -> Iterator[ProviderRecord]:
+    """Claude on the anthropic SDK; OpenAI-compatible servers on the openai SDK."""
+    yield ProviderRecord(
+        name="anthropic",
+        description="Claude models (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL); --batch on works here",
+        load=_anthropic,
+    )
+    yield ProviderRecord(
+        name="openai",
+        description="OpenAI, or any compatible server at OPENAI_BASE_URL (vLLM, llama.cpp)",
+        load=_openai,
+    )
+    yield ProviderRecord(
+        name="ollama",
+        description="a local Ollama (OLLAMA_HOST or OLLAMA_BASE_URL, default localhost:11434)",
+        load=_ollama,
+    )

@@ -1,0 +1,1 @@
+"""The agent's tools: files inside the workspace, and shell commands through the executor."""

@@ -1,0 +1,102 @@
+"""Model choice, keys, refused flags, and --keep-thinking as the fake server saw it."""
+
+import pytest
+
+from garuda_evals.errors import UsageError
+from garuda_evals.models.settings import RunSettings
+from garuda_evals_agent.factory import GarudaAgentFactory
+from garuda_evals_agent.testing import Reply, Text, Think, Use
+
+FACTORY = GarudaAgentFactory()
+
+
+def test_missing_key_names_the_variable(model_env):
+    with pytest.raises(UsageError, match="ANTHROPIC_API_KEY"):
+        FACTORY.check_settings(RunSettings(model="anthropic/claude-haiku-4-5"))
+    with pytest.raises(UsageError, match="OPENAI_API_KEY"):
+        FACTORY.check_settings(RunSettings(model="openai/gpt-4o"))
+
+
+def test_ollama_and_a_custom_base_url_need_no_key(model_env):
+    FACTORY.check_settings(RunSettings(model="ollama/qwen3-coder:30b"))
+    model_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    FACTORY.check_settings(RunSettings(model="openai/my-vllm-model"))
+
+
+def test_no_model_says_how_to_pick_one(model_env):
+    with pytest.raises(UsageError, match=r"-m provider/model.*GARUDA_MODEL.*--agent oracle"):
+        FACTORY.check_settings(RunSettings())
+
+
+def test_model_comes_from_garuda_model(model_env):
+    model_env.setenv("GARUDA_MODEL", "anthropic/claude-haiku-4-5")
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    FACTORY.check_settings(RunSettings())
+    described = FACTORY.describe(RunSettings())
+    assert described["model"] == "anthropic/claude-haiku-4-5"
+    assert described["keepThinking"] == "on" and described["batch"] == "off"
+
+
+@pytest.mark.parametrize("spec", ["claude-haiku-4-5", "nosuch/model"])
+def test_bad_model_spec_lists_the_providers(model_env, spec):
+    with pytest.raises(UsageError, match="anthropic, ollama, openai"):
+        FACTORY.check_settings(RunSettings(model=spec))
+
+
+@pytest.mark.parametrize(
+    ("flags", "refused"),
+    [
+        ({"subagents": "on"}, "--subagents on"),
+        ({"subagent_model": "anthropic/x"}, "--subagent-model"),
+        ({"todo": "on"}, "--todo on"),
+        ({"lsp": "on"}, "--lsp on"),
+        ({"format": "on"}, "--format on"),
+        ({"index": "lookup"}, "--index lookup"),
+        ({"index": "all"}, "--index all"),
+    ],
+)
+def test_unimplemented_flags_are_refused(model_env, flags, refused):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    with pytest.raises(UsageError, match=f"{refused}.*not implemented"):
+        FACTORY.check_settings(RunSettings(model="anthropic/claude-haiku-4-5", **flags))
+
+
+def test_off_values_of_those_flags_are_fine(model_env):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    FACTORY.check_settings(
+        RunSettings(
+            model="anthropic/claude-haiku-4-5",
+            subagents="off",
+            todo="off",
+            lsp="off",
+            format="off",
+            index="off",
+            keep_thinking="off",
+        )
+    )
+
+
+SCRIPT = [
+    Reply([Think("plan", signature="sig-1"), Use("list_files", {})]),
+    Reply([Think("next", signature="sig-2"), Use("list_files", {})]),
+    Reply([Text("done")]),
+]
+
+
+@pytest.mark.parametrize(
+    ("keep", "first", "second"),
+    [
+        (None, ["thinking", "tool_use"], ["thinking", "tool_use"]),
+        ("off", ["tool_use"], ["thinking", "tool_use"]),
+    ],
+)
+def test_keep_thinking_is_visible_in_the_requests(fake_server, run_turn, keep, first, second):
+    server = fake_server(list(SCRIPT))
+    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", keep_thinking=keep))
+    assert run.error is None, run.error
+    messages = server.model_calls()[2]["body"]["messages"]
+    assistants = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert [b["type"] for b in assistants[0]] == first
+    # the newest assistant message keeps its thinking: the API needs it during tool use
+    assert [b["type"] for b in assistants[1]] == second
+    assert assistants[1][0]["signature"] == "sig-2"
