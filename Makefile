@@ -7,7 +7,7 @@ BOOT := .uv-bootstrap
 UV := $(BOOT)/bin/uv
 VENV := .venv
 STAMP := $(VENV)/.synced
-EVAL_SUITES ?= -s python
+EVAL_SUITES ?= -s python -s basic
 PYTEST_ARGS ?=
 
 .PHONY: setup eval test lint bench clean

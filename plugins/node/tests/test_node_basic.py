@@ -1,0 +1,54 @@
+"""Every basic task fails as shipped and passes with its reference solution."""
+
+from __future__ import annotations
+
+import pytest
+
+from garuda_evals.runner.check import Verdict
+from garuda_evals_node.suites import load_basic
+
+BASIC_IDS = [
+    "config-default",
+    "csv-quotes",
+    "extract-helper",
+    "fix-failing-test",
+    "implement",
+    "missing-await",
+    "new-module",
+    "off-by-one",
+    "rename",
+    "write-tests",
+]
+
+
+@pytest.fixture(scope="module")
+def verdicts(node, self_tests) -> dict[tuple[str, bool, str], Verdict]:
+    """Both self-tests of every basic task, run concurrently once."""
+    cases = [(task_id, solved, None) for task_id in BASIC_IDS for solved in (False, True)]
+    return self_tests(load_basic(), cases)
+
+
+def test_basic_has_the_ten_tasks() -> None:
+    suite = load_basic()
+    assert [task.id for task in suite.tasks()] == BASIC_IDS
+    for task in suite.tasks():
+        assert task.requires == ["node"]
+        assert task.solution is not None
+        assert "package.json" in task.protected
+        assert task.check.runner == "node-test"
+        assert "npm" not in task.check.command
+
+
+@pytest.mark.parametrize("task_id", BASIC_IDS)
+def test_basic_task_fails_as_shipped(verdicts, task_id: str) -> None:
+    verdict = verdicts[(task_id, False, "none")]
+    assert not verdict.passed
+    assert verdict.check is not None, verdict.reason
+    assert verdict.check.exit_code != 0
+
+
+@pytest.mark.parametrize("task_id", BASIC_IDS)
+def test_basic_task_passes_with_reference_solution(verdicts, task_id: str) -> None:
+    verdict = verdicts[(task_id, True, "none")]
+    assert verdict.passed, f"{verdict.reason}\n{verdict.check.output_tail if verdict.check else ''}"
+    assert verdict.check is not None and verdict.check.tests_ran and verdict.check.tests_ran >= 3

@@ -1,0 +1,51 @@
+"""Every hard task fails as shipped and passes with its reference solution."""
+
+from __future__ import annotations
+
+import pytest
+
+from garuda_evals.runner.check import Verdict
+from garuda_evals_node.suites import load_hard
+
+HARD_IDS = ["coupon", "event", "import", "rename", "rounding", "unused"]
+
+
+@pytest.fixture(scope="module")
+def verdicts(node, self_tests) -> dict[tuple[str, bool, str], Verdict]:
+    """Both self-tests of every hard task, run concurrently once."""
+    cases = [(task_id, solved, None) for task_id in HARD_IDS for solved in (False, True)]
+    return self_tests(load_hard(), cases)
+
+
+def test_hard_has_the_six_tasks_on_shopkit() -> None:
+    suite = load_hard()
+    assert [task.id for task in suite.tasks()] == HARD_IDS
+    for task in suite.tasks():
+        assert task.requires == ["node"]
+        assert task.solution is not None and (task.solution.files or task.solution.delete)
+        assert "package.json" in task.protected and "test/" in task.protected
+        assert task.files["package.json"].startswith('{\n  "name": "shopkit"')
+        assert len(task.files) >= 107
+
+
+def test_hard_solutions_touch_several_files() -> None:
+    for task in load_hard().tasks():
+        assert task.solution is not None
+        touched = set(task.solution.files) | set(task.solution.delete)
+        if task.id != "rounding":
+            assert len(touched) >= 3, task.id
+
+
+@pytest.mark.parametrize("task_id", HARD_IDS)
+def test_hard_task_fails_as_shipped(verdicts, task_id: str) -> None:
+    verdict = verdicts[(task_id, False, "none")]
+    assert not verdict.passed
+    assert verdict.check is not None, verdict.reason
+    assert verdict.check.exit_code != 0
+
+
+@pytest.mark.parametrize("task_id", HARD_IDS)
+def test_hard_task_passes_with_reference_solution(verdicts, task_id: str) -> None:
+    verdict = verdicts[(task_id, True, "none")]
+    assert verdict.passed, f"{verdict.reason}\n{verdict.check.output_tail if verdict.check else ''}"
+    assert verdict.check is not None and verdict.check.tests_ran and verdict.check.tests_ran >= 150
