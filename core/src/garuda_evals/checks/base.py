@@ -44,3 +44,11 @@ class CheckRunner(ABC):
     @abstractmethod
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
         """Read the runner's report after the check ran."""
+
+    def failure_summary(self, result: CommandResult) -> str:
+        """One line saying why a check that exited non-zero failed (default: its last line).
+
+        Override it when the runner's last line says nothing (Maven ends with help links).
+        """
+        last = result.output.strip().splitlines()[-1:] or [""]
+        return last[0]

@@ -64,8 +64,8 @@ async def judge(
     if result.timed_out:
         return Verdict(False, f"check timed out after {limit:.0f} s", outcome)
     if result.exit_code != 0:
-        last = result.output.strip().splitlines()[-1:] or [""]
-        return Verdict(False, f"check exited {result.exit_code}: {last[0][:200]}", outcome)
+        summary = runner.failure_summary(result)[:200]
+        return Verdict(False, f"check exited {result.exit_code}: {summary}", outcome)
     if evidence.tests_ran is None:
         return Verdict(
             False, f"check exited 0 but no evidence that tests ran ({evidence.detail})", outcome

@@ -40,8 +40,11 @@ async def probe_all(toolchains: dict[str, Toolchain]) -> dict[str, ToolchainStat
 
 
 def missing_message(status: ToolchainStatus) -> str:
-    """The hint, then the first lines of the probe's output."""
-    lines = [f"toolchain {status.name} is not ready: {status.hint}"]
+    """The versions found, the hint, then the first lines of the probe's output."""
+    found = [f"{status.name} {status.version}"] if status.version else []
+    found += [f"{label} {version}" for label, version in status.versions.items()]
+    versions = f" (found {', '.join(found)})" if found else ""
+    lines = [f"toolchain {status.name} is not ready{versions}: {status.hint}"]
     if status.output_head:
         lines += ["probe output:", *("  " + line for line in status.output_head.splitlines())]
     return "\n".join(lines)

@@ -14,12 +14,14 @@ Layout::
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
@@ -121,6 +123,10 @@ class FolderSuite(Suite):
             if duplicate:
                 raise FileFormatError(f"{self.root}: two tasks have the id '{duplicate}'")
         return self._tasks
+
+    def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
+        """Hide the suite's own folder: it holds every task's reference solution."""
+        return replace(base, hidden=(*base.hidden, self.root))
 
 
 def load_folder_suite(root: Path) -> FolderSuite:

@@ -1,0 +1,19 @@
+package com.example.shipping;
+
+import java.util.Locale;
+
+/** Formats a shipping quote for the checkout page. */
+public class QuoteFormatter {
+
+    private final ShippingCostCalculator calculator;
+
+    public QuoteFormatter(ShippingCostCalculator calculator) {
+        this.calculator = calculator;
+    }
+
+    public String quote(Parcel parcel) {
+        int cents = calculator.costFor(parcel);
+        return String.format(Locale.ROOT, "Shipping to %s: %d.%02d EUR", parcel.country(),
+                cents / 100, cents % 100);
+    }
+}

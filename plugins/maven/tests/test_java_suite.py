@@ -1,0 +1,85 @@
+"""Every java task fails as shipped and passes with its reference solution."""
+
+from __future__ import annotations
+
+import anyio
+
+from garuda_evals.runner.check import Verdict
+from garuda_evals.suites.folder import FolderSuite
+from garuda_evals.testing import self_test
+from garuda_evals.toolchains import ToolchainStatus
+from garuda_evals_java.project import shared_pom
+
+TASK_IDS = [
+    "paginator-boundary",
+    "money-equals",
+    "rename-across-classes",
+    "lru-cache",
+    "stream-report",
+]
+CHECK = "test ! -e .mvn && mvn -B -q -o test"
+SELF_TEST_LIMIT_S = 180.0
+SHIPPED_REASONS = {
+    "lru-cache": "Tests run: 11, Failures: 1, Errors: 10, Skipped: 0; first: ",
+    "money-equals": "Tests run: 14, Failures: 10, Errors: 0, Skipped: 0; first: ",
+    "paginator-boundary": "Tests run: 14, Failures: 5, Errors: 1, Skipped: 0; first: ",
+    "rename-across-classes": "compilation error: ShippingCostCalculatorTest.java:",
+    "stream-report": "Tests run: 6, Failures: 2, Errors: 3, Skipped: 0; first: ",
+}
+
+
+def test_suite_holds_the_five_tasks_on_one_pom(java_suite: FolderSuite) -> None:
+    tasks = java_suite.tasks()
+
+    assert [task.id for task in tasks] == TASK_IDS
+    for task in tasks:
+        assert task.files["pom.xml"] == shared_pom(), task.id
+        assert task.check.command == CHECK
+        assert task.check.runner == "surefire"
+        assert task.requires == ["maven"]
+        assert task.solution is not None and task.solution.files, task.id
+        assert {"src/test/", "pom.xml", "org/junit/"} <= set(task.protected), task.id
+        assert not any(path.startswith(".mvn") for path in task.files), task.id
+        assert any(path.startswith("src/test/java/") for path in task.files), task.id
+
+
+def test_shared_pom_pins_every_version() -> None:
+    pom = shared_pom()
+
+    for pinned in (
+        "<version>5.11.4</version>",
+        "<artifactId>maven-resources-plugin</artifactId>\n        <version>3.3.1</version>",
+        "<artifactId>maven-compiler-plugin</artifactId>\n        <version>3.13.0</version>",
+        "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.5.2</version>",
+        "<maven.compiler.release>17</maven.compiler.release>",
+    ):
+        assert pinned in pom
+
+
+def test_every_task_fails_as_shipped_and_passes_solved(
+    java_suite: FolderSuite, maven: ToolchainStatus
+) -> None:
+    verdicts: dict[tuple[str, bool], Verdict] = {}
+
+    async def run(task_index: int, solved: bool) -> None:
+        task = java_suite.tasks()[task_index]
+        verdict = await self_test(java_suite, task, solved=solved, timeout_s=SELF_TEST_LIMIT_S)
+        verdicts[(task.id, solved)] = verdict
+
+    async def run_all() -> None:
+        async with anyio.create_task_group() as group:
+            for index in range(len(java_suite.tasks())):
+                group.start_soon(run, index, False)
+                group.start_soon(run, index, True)
+
+    anyio.run(run_all)
+
+    for task_id in TASK_IDS:
+        shipped, solved = verdicts[(task_id, False)], verdicts[(task_id, True)]
+        assert not shipped.passed, f"{task_id} passes as shipped"
+        assert shipped.check is not None and shipped.check.exit_code != 0, task_id
+        assert shipped.reason is not None
+        assert shipped.reason.startswith(f"check exited 1: {SHIPPED_REASONS[task_id]}"), task_id
+        assert not (shipped.check.timed_out or (solved.check and solved.check.timed_out)), task_id
+        assert solved.passed, f"{task_id} solved: {solved.reason}\n{solved.check}"
+        assert solved.check is not None and (solved.check.tests_ran or 0) >= 2, task_id

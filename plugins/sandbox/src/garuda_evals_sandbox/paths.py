@@ -1,0 +1,98 @@
+"""Which folders the sandbox hides, and which toolchain folders inside them stay readable."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+SYSTEM_TMP = Path("/tmp")
+SYSTEM_DIRS = tuple(Path(p) for p in ("/usr", "/etc", "/bin", "/lib", "/dev", "/proc"))
+
+
+def canonical(path: Path | str) -> Path:
+    """An absolute path with every symlink resolved (bwrap resolves mount targets inside)."""
+    return Path(os.path.realpath(os.path.expanduser(str(path))))
+
+
+def is_within(path: Path, root: Path) -> bool:
+    """True when ``path`` is ``root`` or lies under it."""
+    return path == root or root in path.parents
+
+
+def can_hide(path: Path) -> bool:
+    """False for ``/`` and any folder holding the system: hiding it would break every command."""
+    return not any(is_within(system, path) for system in SYSTEM_DIRS)
+
+
+def hidden_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """``policy.hidden`` canonicalised, without the ones that cannot be hidden."""
+    return [path for path in (canonical(p) for p in paths) if can_hide(path)]
+
+
+def homes(env: Mapping[str, str]) -> list[Path]:
+    """The user's home and the HOME the command sees, when either is a real folder but ``/``."""
+    found: list[Path] = []
+    for raw in (os.path.expanduser("~"), env.get("HOME", "")):
+        if not raw:
+            continue
+        home = canonical(raw)
+        if can_hide(home) and home.is_dir() and home not in found:
+            found.append(home)
+    return found
+
+
+def _venv_base(venv: Path) -> Path | None:
+    """The interpreter prefix a virtual environment was made from (``home`` in pyvenv.cfg)."""
+    try:
+        lines = (venv / "pyvenv.cfg").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            return canonical(value.strip()).parent
+    return None
+
+
+def _path_entry_root(entry: Path, hiding: list[Path]) -> Path:
+    """``~/.nvm/versions/node/v22/bin`` gives its prefix; ``~/.local/bin`` only itself.
+
+    A prefix directly inside a hidden folder (``~/.local``, ``~/.cargo``) may hold secrets,
+    so only its ``bin`` is shown.
+    """
+    if entry.name == "bin" and entry.parent not in hiding and entry.parent.parent not in hiding:
+        return entry.parent
+    return entry
+
+
+def toolchain_candidates(env: Mapping[str, str], hiding: list[Path]) -> list[Path]:
+    """Folders a check needs to read: the Python environment, JDK, Gradle, Maven, PATH."""
+    found: list[Path] = [canonical(sys.prefix), canonical(sys.base_prefix)]
+    venv = env.get("VIRTUAL_ENV")
+    if venv:
+        found.append(canonical(venv))
+        base = _venv_base(canonical(venv))
+        if base is not None:
+            found.append(base)
+    for name in ("JAVA_HOME", "GRADLE_USER_HOME"):
+        if env.get(name):
+            found.append(canonical(env[name]))
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if entry and os.path.isabs(entry):
+            found.append(_path_entry_root(canonical(entry), hiding))
+    for home in homes(env):
+        found += [home / ".m2" / "repository", home / ".m2" / "settings.xml"]
+    return found
+
+
+def rebinds(candidates: Iterable[Path], hiding: list[Path]) -> list[Path]:
+    """The existing candidates that lie inside a hidden folder, outermost only, sorted."""
+    inside = {
+        path
+        for path in candidates
+        if path.exists() and any(is_within(path, root) and path != root for root in hiding)
+    }
+    outermost = [p for p in inside if not any(o != p and is_within(p, o) for o in inside)]
+    return sorted(outermost)

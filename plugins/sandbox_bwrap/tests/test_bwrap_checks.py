@@ -1,0 +1,186 @@
+"""Normal checks still pass under bwrap: pytest with the venv's python, node --test, suites."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import anyio
+import pytest
+
+from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.checks.protected import snapshot
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.executors.base import (
+    DEFAULT_OUTPUT_LIMIT,
+    CommandResult,
+    Executor,
+    ExecutorInfo,
+    SandboxPolicy,
+)
+from garuda_evals.models.task import CheckSpec, Task
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.records import ToolchainRecord
+from garuda_evals.runner.check import Verdict, judge
+from garuda_evals.suites.base import Suite, write_files
+from garuda_evals.testing import self_test, skip_or_fail
+from garuda_evals.toolchains.probe import probe_toolchain
+from garuda_evals_sandbox_bwrap import BwrapBackend
+
+PYTEST_FILES = {
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": (
+        "import socket\n\nfrom calc import add\n\n\n"
+        "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+        "def test_own_loopback_server():\n"
+        "    server = socket.socket()\n    server.bind(('127.0.0.1', 0))\n    server.listen()\n"
+        "    client = socket.create_connection(server.getsockname())\n"
+        "    conn, _ = server.accept()\n    client.sendall(b'hi')\n"
+        "    assert conn.recv(2) == b'hi'\n"
+    ),
+}
+NODE_FILES = {
+    "sum.mjs": "export const sum = (a, b) => a + b;\n",
+    "test/sum.test.mjs": (
+        "import test from 'node:test';\nimport assert from 'node:assert/strict';\n"
+        "import { sum } from '../sum.mjs';\n\n"
+        "test('sum', () => { assert.equal(sum(2, 3), 5); });\n"
+    ),
+}
+
+
+@pytest.fixture
+def backend() -> BwrapBackend:
+    if shutil.which("bwrap") is None:
+        skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
+    made = BwrapBackend()
+    if not made.availability().ok:
+        skip_or_fail("bwrap", made.availability().reason)
+    return made
+
+
+@pytest.fixture
+def workspace() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="garuda-bwrap-check-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def check(backend: BwrapBackend, workspace: Path, files: dict[str, str], command: str) -> Verdict:
+    task = Task(
+        id="t", title="t", prompt="p", files=files, check=CheckSpec(command=command, runner="junit")
+    )
+    write_files(workspace, files)
+
+    async def go() -> Verdict:
+        executor = backend.create(SandboxPolicy(workspace=workspace, env_allow=ENV_ALLOW))
+        try:
+            return await judge(
+                task,
+                workspace,
+                before=snapshot(workspace, task.protected),
+                executor=executor,
+                runner=JUnitCheckRunner("junit"),
+                env=check_environment(),
+            )
+        finally:
+            await executor.aclose()
+
+    return anyio.run(go)
+
+
+def test_a_pytest_check_passes_under_bwrap(backend: BwrapBackend, workspace: Path) -> None:
+    command = "python3 -m pytest -q -p no:cacheprovider --junitxml={junit} tests"
+    verdict = check(backend, workspace, PYTEST_FILES, command)
+    assert verdict.passed, (verdict.reason, verdict.check)
+    assert verdict.check is not None and verdict.check.tests_ran == 2
+
+
+def test_a_failing_pytest_check_still_fails_under_bwrap(
+    backend: BwrapBackend, workspace: Path
+) -> None:
+    files = {**PYTEST_FILES, "calc.py": "def add(a, b):\n    return a - b\n"}
+    command = "python3 -m pytest -q -p no:cacheprovider --junitxml={junit} tests"
+    verdict = check(backend, workspace, files, command)
+    assert not verdict.passed
+    assert verdict.check is not None and verdict.check.tests_failed == 1
+
+
+def test_node_test_passes_under_bwrap(backend: BwrapBackend, workspace: Path) -> None:
+    if shutil.which("node") is None:
+        skip_or_fail("node", "install Node.js 20 or newer")
+    command = "node --test --test-reporter=junit --test-reporter-destination={junit} test/"
+    verdict = check(backend, workspace, NODE_FILES, command)
+    assert verdict.passed, (verdict.reason, verdict.check)
+    assert verdict.check is not None and verdict.check.tests_ran == 1
+
+
+class PerWorkspace(Executor):
+    """A bwrap executor made for whichever workspace the first command runs in."""
+
+    def __init__(self, backend: BwrapBackend) -> None:
+        self.backend = backend
+        self.inner: Executor | None = None
+
+    async def run(
+        self,
+        command: str,
+        *,
+        cwd: Path,
+        env: Mapping[str, str],
+        timeout_s: float,
+        output_limit: int = DEFAULT_OUTPUT_LIMIT,
+    ) -> CommandResult:
+        if self.inner is None:
+            self.inner = self.backend.create(SandboxPolicy(workspace=cwd, env_allow=ENV_ALLOW))
+        return await self.inner.run(
+            command, cwd=cwd, env=env, timeout_s=timeout_s, output_limit=output_limit
+        )
+
+    def info(self) -> ExecutorInfo:
+        return self.backend.info()
+
+    async def aclose(self) -> None:
+        if self.inner is not None:
+            await self.inner.aclose()
+
+
+def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapBackend) -> None:
+    registry = PluginRegistry()
+    suites = registry.collect("garuda_suites")
+    toolchains = registry.collect("garuda_toolchains")
+    if not suites:
+        pytest.skip("no suite is installed in this environment")
+    checked = []
+    for name, registered in sorted(suites.items()):
+        record = registered.record
+        missing = [
+            need
+            for need in record.requires
+            if need not in toolchains or not _toolchain_ready(toolchains[need].record)
+        ]
+        if missing:
+            continue
+        suite = record.load()
+        task = suite.tasks()[0]
+        if task.solution is None:
+            continue
+        verdict = anyio.run(_solved, suite, task, PerWorkspace(backend))
+        assert verdict.passed, (name, task.id, verdict.reason, verdict.check)
+        checked.append(name)
+    if not checked:
+        pytest.skip("no installed suite has its toolchains here")
+
+
+async def _solved(suite: Suite, task: Task, executor: Executor) -> Verdict:
+    try:
+        return await self_test(suite, task, solved=True, executor=executor)
+    finally:
+        await executor.aclose()
+
+
+def _toolchain_ready(record: ToolchainRecord) -> bool:
+    """Whether the toolchain's own probe passes on the host (else its suite is left out)."""
+    return anyio.run(probe_toolchain, record.load()).ok

@@ -1,0 +1,118 @@
+"""The Seatbelt (SBPL) profile: fixed text that names parameters, and the ``-D`` values.
+
+Paths never enter the profile text: each is a parameter (``WORK``, ``TMP``, ``HIDE_0``,
+``SHOW_0`` ...) passed as ``-DNAME=VALUE``, so a path with quotes or parentheses cannot
+change the rules. Every path is canonical (``/tmp`` is ``/private/tmp`` on macOS): Seatbelt
+matches the resolved path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from garuda_evals_sandbox.options import host_network
+from garuda_evals_sandbox.paths import (
+    canonical,
+    hidden_paths,
+    homes,
+    rebinds,
+    toolchain_candidates,
+)
+
+from garuda_evals.executors.base import SandboxPolicy
+
+SANDBOX_EXEC = "/usr/bin/sandbox-exec"
+SHELL = "/bin/bash"
+
+MACH_SERVICES = (
+    "com.apple.system.opendirectoryd.libinfo",
+    "com.apple.system.opendirectoryd.membership",
+    "com.apple.system.notification_center",
+    "com.apple.system.logger",
+    "com.apple.logd",
+    "com.apple.trustd.agent",
+    "com.apple.bsd.dirhelper",
+    "com.apple.SecurityServer",
+    "com.apple.coreservices.launchservicesd",
+    "com.apple.PowerManagement.control",
+)
+
+BASE = """(version 1)
+(deny default)
+(allow process-exec)
+(allow process-fork)
+(allow signal (target same-sandbox))
+(allow process-info* (target same-sandbox))
+(allow sysctl-read)
+(allow user-preference-read)
+(allow iokit-get-properties)
+(allow ipc-posix-shm)
+(allow ipc-posix-sem)
+(allow pseudo-tty)
+(allow file-ioctl (regex #"^/dev/"))
+(allow file-read-metadata)
+(allow file-write-data
+  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty")
+  (literal "/dev/dtracehelper") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/ttys[0-9]+$"))
+"""
+
+LOOPBACK = """(allow network-bind (local ip "localhost:*"))
+(allow network-inbound (local ip "localhost:*"))
+(allow network-outbound (remote ip "localhost:*"))
+"""
+
+HOST_NETWORK_RULES = """(allow network-bind (local ip "*:*"))
+(allow network-inbound (local ip "*:*"))
+(allow network-outbound (remote ip "*:*"))
+(allow mach-lookup (global-name "com.apple.mDNSResponder") (global-name "com.apple.dnssd.service"))
+"""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The profile text and its parameters (``NAME -> canonical path``)."""
+
+    text: str
+    params: dict[str, str]
+
+    def defines(self) -> list[str]:
+        """``-DNAME=VALUE`` arguments for sandbox-exec, in a stable order."""
+        return [f"-D{name}={value}" for name, value in self.params.items()]
+
+
+def _mach() -> str:
+    names = "\n".join(f'  (global-name "{name}")' for name in MACH_SERVICES)
+    return f"(allow mach-lookup\n{names})\n"
+
+
+def _subpaths(prefix: str, count: int) -> str:
+    return " ".join(f'(subpath (param "{prefix}_{i}"))' for i in range(count))
+
+
+def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Profile:
+    """Deny by default; read all but the hidden folders; write only WORK and TMP."""
+    hidden = [*homes(env), *hidden_paths(policy.hidden)]
+    hidden = list(dict.fromkeys(hidden))
+    shown = rebinds(toolchain_candidates(env, hidden), hidden)
+    shown = list(dict.fromkeys([*shown, *(canonical(path) for path in policy.read_only)]))
+    params = {"WORK": str(canonical(policy.workspace)), "TMP": str(canonical(private_tmp))}
+    params |= {f"HIDE_{i}": str(path) for i, path in enumerate(hidden)}
+    params |= {f"SHOW_{i}": str(path) for i, path in enumerate(shown)}
+    not_hidden = " ".join(f'(require-not (subpath (param "HIDE_{i}")))' for i in range(len(hidden)))
+    reads = f"(allow file-read* (require-all {not_hidden}))\n" if hidden else "(allow file-read*)\n"
+    text = BASE + _mach() + reads
+    if shown:
+        text += f"(allow file-read* {_subpaths('SHOW', len(shown))})\n"
+    text += '(allow file-read* file-write* (subpath (param "WORK")) (subpath (param "TMP")))\n'
+    if host_network(policy):
+        text += HOST_NETWORK_RULES
+    elif policy.allow_loopback:
+        text += LOOPBACK
+    return Profile(text=text, params=params)
+
+
+def build_argv(profile: Profile, command: str) -> list[str]:
+    """``sandbox-exec -p PROFILE -DNAME=VALUE ... bash -c COMMAND``."""
+    return [SANDBOX_EXEC, "-p", profile.text, *profile.defines(), SHELL, "-c", command]
