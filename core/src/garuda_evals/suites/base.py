@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.models.settings import RunSettings
-from garuda_evals.models.task import Task
+if TYPE_CHECKING:
+    from garuda_evals.executors.base import SandboxPolicy
+    from garuda_evals.models.settings import RunSettings
+    from garuda_evals.models.task import Task
 
 
 def write_files(root: Path, files: dict[str, str]) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from garuda_evals.checks.base import CheckRunner
 from garuda_evals.hookspecs import hookimpl
 from garuda_evals.records import CheckRunnerRecord, SuiteRecord, ToolchainRecord
-from garuda_evals.suites.base import Suite
-from garuda_evals.toolchains.base import Toolchain
+
+if TYPE_CHECKING:
+    from garuda_evals.checks.base import CheckRunner
+    from garuda_evals.suites.base import Suite
+    from garuda_evals.toolchains.base import Toolchain
 
 
 def _suite() -> Suite:
