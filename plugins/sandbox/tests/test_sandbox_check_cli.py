@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from garuda_evals_sandbox.command import sandbox
-from garuda_evals_sandbox.escapes import CONTROLS, ESCAPES
 
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.testing import skip_or_fail
+from garuda_evals_sandbox.command import sandbox
+from garuda_evals_sandbox.escapes import CONTROLS, ESCAPES
 
 
 def need_bwrap() -> None:

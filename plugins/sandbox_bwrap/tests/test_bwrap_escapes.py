@@ -15,12 +15,12 @@ from pathlib import Path
 
 import anyio
 import pytest
-from garuda_evals_sandbox.lab import Lab
-from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
-from garuda_evals_sandbox.processes import kill_all, survivors
 
 from garuda_evals.executors.base import CommandResult, Executor
 from garuda_evals.testing import skip_or_fail
+from garuda_evals_sandbox.lab import Lab
+from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
+from garuda_evals_sandbox.processes import kill_all, survivors
 from garuda_evals_sandbox_bwrap import BwrapBackend
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
 
 from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
 from garuda_evals_sandbox_seatbelt import SeatbeltBackend
 from garuda_evals_sandbox_seatbelt.executor import SeatbeltExecutor
 from garuda_evals_sandbox_seatbelt.profile import SANDBOX_EXEC, build_argv, build_profile

@@ -18,6 +18,13 @@ def project_root(start: Path) -> Path:
     return start
 
 
+def hidden_project(start: Path) -> tuple[Path, ...]:
+    """The user's project, for the sandbox to hide: its git history and earlier runs'
+    transcripts must not reach an agent. Nothing when the project would be ``/``."""
+    root = project_root(start)
+    return () if root == Path(root.anchor) else (root,)
+
+
 def evals_dir(start: Path) -> Path:
     """``<project root>/.garuda/evals``."""
     return project_root(start) / EVALS_DIR

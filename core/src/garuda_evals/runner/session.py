@@ -23,7 +23,7 @@ from garuda_evals.report.formatter import ReportFormatter
 from garuda_evals.runner.events import RunEvent, RunStarted
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.live import LiveOutput
-from garuda_evals.runner.paths import evals_dir, new_run_id
+from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
 from garuda_evals.runner.report_build import build_report, save_report
 from garuda_evals.runner.run import plan_jobs, run_jobs
 from garuda_evals.runner.selection import select
@@ -139,7 +139,12 @@ async def run_eval(
         registry.notify("garuda_task_finished", result=result)
 
     context = TaskContext(
-        settings=settings, agent=agent, backend=choice.backend, runners=runners, emit=emit
+        settings=settings,
+        agent=agent,
+        backend=choice.backend,
+        runners=runners,
+        emit=emit,
+        hidden=hidden_project(cwd),
     )
     agent_description = dict(factory.describe(settings))
     registry.notify(

@@ -41,10 +41,16 @@ class TaskContext:
     backend: ExecutorBackend
     runners: dict[str, CheckRunner]
     emit: Callable[[str, Job, str], None]
+    hidden: tuple[Path, ...] = ()
+    """Folders sandboxed commands must not read: the user's project (its history, earlier runs)."""
 
 
-def _base_policy(workspace: Path, settings: RunSettings) -> SandboxPolicy:
-    return SandboxPolicy(workspace=workspace, env_allow=(*ENV_ALLOW, *settings.agent_env))
+def _base_policy(workspace: Path, context: TaskContext) -> SandboxPolicy:
+    return SandboxPolicy(
+        workspace=workspace,
+        hidden=context.hidden,
+        env_allow=(*ENV_ALLOW, *context.settings.agent_env),
+    )
 
 
 def _elapsed_ms(since: float) -> int:
@@ -79,7 +85,7 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
     try:
         suite.materialize(task, workspace)
         before = snapshot(workspace, task.protected)
-        executor = context.backend.create(suite.policy(task, _base_policy(workspace, settings)))
+        executor = context.backend.create(suite.policy(task, _base_policy(workspace, context)))
         env = check_environment()
         turn = AgentTurn(
             task=task,

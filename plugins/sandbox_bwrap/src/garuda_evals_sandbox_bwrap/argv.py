@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import (
     SYSTEM_TMP,
@@ -16,8 +17,6 @@ from garuda_evals_sandbox.paths import (
     rebinds,
     toolchain_candidates,
 )
-
-from garuda_evals.executors.base import SandboxPolicy
 
 SHELL = "/bin/bash"
 NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts")

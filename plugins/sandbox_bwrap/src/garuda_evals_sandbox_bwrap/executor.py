@@ -9,9 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from garuda_evals_sandbox.options import host_network
-from garuda_evals_sandbox.paths import canonical
-
 from garuda_evals.executors.base import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
@@ -20,6 +17,8 @@ from garuda_evals.executors.base import (
     SandboxPolicy,
 )
 from garuda_evals.executors.process import run_in_group
+from garuda_evals_sandbox.options import host_network
+from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout
 from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
 from garuda_evals_sandbox_bwrap.seccomp import Arch, filter_fd

@@ -7,9 +7,6 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from garuda_evals_sandbox.options import host_network
-from garuda_evals_sandbox.paths import canonical
-
 from garuda_evals.executors.base import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
@@ -18,6 +15,8 @@ from garuda_evals.executors.base import (
     SandboxPolicy,
 )
 from garuda_evals.executors.process import run_in_group
+from garuda_evals_sandbox.options import host_network
+from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_seatbelt.profile import build_argv, build_profile
 
 DENIES = ("network but localhost", "unix sockets", "writes outside the folder", "home secrets")

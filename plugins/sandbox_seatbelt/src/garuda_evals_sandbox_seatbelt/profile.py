@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import (
     canonical,
@@ -20,8 +21,6 @@ from garuda_evals_sandbox.paths import (
     rebinds,
     toolchain_candidates,
 )
-
-from garuda_evals.executors.base import SandboxPolicy
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 SHELL = "/bin/bash"
