@@ -105,3 +105,45 @@ def test_a_home_inside_the_task_folder_does_not_cover_it(tmp_path: Path) -> None
     for home in (work, work / "home"):
         layout = plan_layout(SandboxPolicy(workspace=work), {"HOME": str(home)}, tmp_path / "t")
         assert not any(path == work or work in path.parents for path in layout.hidden_dirs)
+
+
+def test_a_hidden_folder_inside_another_is_hidden_once(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    home = project / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (project / "secret.txt").write_text("x")
+    policy = SandboxPolicy(workspace=tmp_path / "work", hidden=(project, project / "secret.txt"))
+    layout = plan_layout(policy, {"HOME": str(home)}, tmp_path / "t")
+    assert project.resolve() in layout.hidden_dirs
+    assert home.resolve() not in layout.hidden_dirs
+    assert layout.hidden_files == ()
+
+
+def test_a_project_inside_the_home_runs_under_bwrap(tmp_path: Path) -> None:
+    import shutil
+
+    import anyio
+
+    from garuda_evals.testing import skip_or_fail
+    from garuda_evals_sandbox_bwrap import BwrapBackend
+
+    if shutil.which("bwrap") is None:
+        skip_or_fail("bwrap", "apt-get install bubblewrap")
+    home = tmp_path / "home"
+    project = home / "project"
+    (project / "secret").mkdir(parents=True)
+    (project / "secret" / "key.txt").write_text("x")
+    work = tmp_path / "work"
+    work.mkdir()
+    executor = BwrapBackend().create(SandboxPolicy(workspace=work, hidden=(project, home)))
+
+    async def run() -> tuple[int | None, str]:
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+        result = await executor.run(
+            f"echo ok > out.txt; cat {project}/secret/key.txt", cwd=work, env=env, timeout_s=30
+        )
+        return result.exit_code, result.output
+
+    code, output = anyio.run(run)
+    assert (work / "out.txt").read_text() == "ok\n", output
+    assert code != 0 and "No such file" in output

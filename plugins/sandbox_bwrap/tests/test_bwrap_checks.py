@@ -156,6 +156,8 @@ def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapB
     checked = []
     for name, registered in sorted(suites.items()):
         record = registered.record
+        if not record.in_all:
+            continue  # built from a user's history (the repo suite tests itself under bwrap)
         missing = [
             need
             for need in record.requires

@@ -41,7 +41,10 @@ def plan_layout(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path
     dirs = [*homes(env), *(path for path in hidden if path.is_dir())]
     # A HOME that is the task folder (or inside it) must not cover the task folder.
     dirs = [path for path in dirs if not is_within(path, workspace)]
+    # A folder inside another hidden one is already hidden; mounting it again would fail.
+    dirs = [p for p in dict.fromkeys(dirs) if not any(o != p and is_within(p, o) for o in dirs)]
     files = [path for path in hidden if path.exists() and not path.is_dir()]
+    files = [file for file in files if not any(is_within(file, folder) for folder in dirs)]
     hiding = [SYSTEM_TMP, *dirs]
     shown = rebinds(toolchain_candidates(env, hiding), hiding)
     extra = [canonical(path) for path in policy.read_only]
