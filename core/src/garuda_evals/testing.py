@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from garuda_evals.agents.oracle import apply_solution
@@ -19,6 +22,43 @@ from garuda_evals.runner.check import Verdict, judge
 from garuda_evals.suites.base import Suite
 
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
+GARUDA_SCRIPT = Path(sys.executable).parent / "garuda"
+STATUSES = ("PASS", "FAIL", "ERR")
+
+
+def run_garuda(
+    *args: str, cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 900
+) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``garuda`` script as a user would; ``env`` replaces the environment."""
+    return subprocess.run(
+        [str(GARUDA_SCRIPT), *args],
+        cwd=cwd,
+        env=dict(os.environ if env is None else env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def only_report(cwd: Path, context: str = "") -> dict:
+    """The one report.json a run wrote under ``cwd``; fails when there is none or several."""
+    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
+    assert len(reports) == 1, context or f"{len(reports)} reports under {cwd}"
+    return json.loads(reports[0].read_text(encoding="utf-8"))
+
+
+def result_rows(stdout: str, suite: str | None = None) -> dict[str, str]:
+    """The table's rows as ``suite/task -> PASS|FAIL|ERR`` (``task ->`` with ``suite``)."""
+    rows: dict[str, str] = {}
+    for line in stdout.splitlines():
+        cells = line.split()
+        if len(cells) < 2 or cells[1] not in STATUSES or "/" not in cells[0]:
+            continue
+        if suite is None:
+            rows[cells[0]] = cells[1]
+        elif cells[0].startswith(f"{suite}/"):
+            rows[cells[0].removeprefix(f"{suite}/")] = cells[1]
+    return rows
 
 
 def required_tools() -> set[str]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from garuda_evals.plugins.manager import PluginRegistry
-from garuda_evals.testing import skip_or_fail
+from garuda_evals.testing import only_report, run_garuda, skip_or_fail
 from garuda_evals_agent.testing import Fault, Reply, Text, Tokens, Use
 
 GARUDA = Path(sys.executable).parent / "garuda"
@@ -50,17 +50,11 @@ def garuda_eval(
         GARUDA_AGENT_RETRIES="2",
         GARUDA_BATCH_POLL_S="0.01",
     )
-    done = subprocess.run(
-        [str(GARUDA), "eval", "-m", MODEL, "-s", "python", "--executor", "host", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
-    assert len(reports) == 1, done.stdout + done.stderr
-    return done, json.loads(reports[0].read_text(encoding="utf-8"))
+    done = run_garuda(
+        "eval", "-m", MODEL, "-s", "python", "--executor", "host", *args,
+        cwd=cwd, env=env, timeout=600,
+    )  # fmt: skip
+    return done, only_report(cwd, done.stdout + done.stderr)
 
 
 def row(stdout: str, task_id: str) -> str:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+from garuda_evals.testing import only_report, result_rows, run_garuda
 from garuda_evals.toolchains import ToolchainStatus
 
-GARUDA = Path(sys.executable).parent / "garuda"
 TASK_IDS = [
     "paginator-boundary",
     "money-equals",
@@ -23,32 +21,14 @@ TASK_IDS = [
 def _garuda(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GARUDA), *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_garuda(*args, cwd=cwd, env={**os.environ, **(env or {})})
 
 
 def _eval(agent: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], dict]:
     done = _garuda(
         "eval", "--agent", agent, "-s", "java", "--executor", "host", "--parallel", "5", cwd=cwd
     )
-    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
-    assert len(reports) == 1, done.stdout + done.stderr
-    return done, json.loads(reports[0].read_text(encoding="utf-8"))
-
-
-def _rows(stdout: str) -> dict[str, str]:
-    rows = {}
-    for line in stdout.splitlines():
-        cells = line.split()
-        if len(cells) > 1 and cells[0].startswith("java/"):
-            rows[cells[0].removeprefix("java/")] = cells[1]
-    return rows
+    return done, only_report(cwd, done.stdout + done.stderr)
 
 
 def test_prepare_java_leaves_the_offline_probe_passing(
@@ -65,7 +45,7 @@ def test_oracle_passes_all_five(tmp_path: Path, maven: ToolchainStatus) -> None:
     done, report = _eval("oracle", tmp_path)
 
     assert done.returncode == 0, done.stdout + done.stderr
-    assert _rows(done.stdout) == dict.fromkeys(TASK_IDS, "PASS")
+    assert result_rows(done.stdout, "java") == dict.fromkeys(TASK_IDS, "PASS")
     summary = report["summary"]
     assert (summary["attempted"], summary["passed"], summary["errors"]) == (5, 5, 0)
     assert report["versions"]["garuda-evals-java"] == "0.1.0"
@@ -79,7 +59,7 @@ def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainSta
     done, report = _eval("noop", tmp_path)
 
     assert done.returncode == 2, done.stdout + done.stderr
-    assert _rows(done.stdout) == dict.fromkeys(TASK_IDS, "FAIL")
+    assert result_rows(done.stdout, "java") == dict.fromkeys(TASK_IDS, "FAIL")
     assert report["summary"]["passed"] == 0
     for result in report["results"]:
         assert result["status"] == "FAIL"

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from garuda_evals.testing import only_report, result_rows, run_garuda
 from garuda_evals_node.toolchain import MIN_NODE
 
-GARUDA = Path(sys.executable).parent / "garuda"
 BASIC = 10
 HARD = 6
 
@@ -20,42 +18,16 @@ HARD = 6
 def _eval(
     cwd: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GARUDA), "eval", "--executor", "host", *args],
-        cwd=cwd,
-        env=env or dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-
-
-def _report(cwd: Path) -> dict:
-    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
-    assert len(reports) == 1
-    return json.loads(reports[0].read_text(encoding="utf-8"))
-
-
-def _rows(stdout: str) -> dict[str, str]:
-    rows = {}
-    for line in stdout.splitlines():
-        cells = line.split()
-        if (
-            len(cells) > 1
-            and cells[0].startswith(("basic/", "hard/"))
-            and cells[1] in ("PASS", "FAIL", "ERR")
-        ):
-            rows[cells[0]] = cells[1]
-    return rows
+    return run_garuda("eval", "--executor", "host", *args, cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize(("suite", "count"), [("basic", BASIC), ("hard", HARD)])
 def test_node_oracle_passes_every_task(node, tmp_path: Path, suite: str, count: int) -> None:
     done = _eval(tmp_path, "--agent", "oracle", "-s", suite, "--parallel", "2")
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = _rows(done.stdout)
+    rows = result_rows(done.stdout)
     assert len(rows) == count and set(rows.values()) == {"PASS"}, rows
-    report = _report(tmp_path)
+    report = only_report(tmp_path)
     assert (report["summary"]["attempted"], report["summary"]["passed"]) == (count, count)
     assert report["versions"]["garuda-evals-node"] == "0.1.0"
     assert "node" in report["toolchains"]
@@ -65,9 +37,9 @@ def test_node_oracle_passes_every_task(node, tmp_path: Path, suite: str, count: 
 def test_node_noop_fails_every_task_with_a_reason(node, tmp_path: Path) -> None:
     done = _eval(tmp_path, "--agent", "noop", "-s", "basic", "-s", "hard", "--parallel", "2")
     assert done.returncode == 2, done.stdout + done.stderr
-    rows = _rows(done.stdout)
+    rows = result_rows(done.stdout)
     assert len(rows) == BASIC + HARD and set(rows.values()) == {"FAIL"}, rows
-    report = _report(tmp_path)
+    report = only_report(tmp_path)
     assert report["summary"]["passed"] == 0
     for result in report["results"]:
         assert result["failure"].startswith("check exited 1: "), result["failure"]
@@ -79,9 +51,7 @@ def test_node_noop_fails_every_task_with_a_reason(node, tmp_path: Path) -> None:
 
 
 def test_node_list_shows_both_suites_with_the_toolchain(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [str(GARUDA), "eval", "--list"], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    done = run_garuda("eval", "--list", cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
     assert "10 tasks" in lines["basic"] and "needs node" in lines["basic"]

@@ -2,41 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-GARUDA = Path(sys.executable).parent / "garuda"
+from garuda_evals.testing import only_report, result_rows, run_garuda
 
 
 def _eval(agent: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], dict]:
-    done = subprocess.run(
-        [str(GARUDA), "eval", "--agent", agent, "-s", "python", "--executor", "host"],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
-    assert len(reports) == 1, done.stdout + done.stderr
-    return done, json.loads(reports[0].read_text(encoding="utf-8"))
-
-
-def _rows(stdout: str) -> dict[str, str]:
-    rows = {}
-    for line in stdout.splitlines():
-        cells = line.split()
-        if len(cells) > 1 and cells[0].startswith("python/"):
-            rows[cells[0].removeprefix("python/")] = cells[1]
-    return rows
+    done = run_garuda("eval", "--agent", agent, "-s", "python", "--executor", "host", cwd=cwd)
+    return done, only_report(cwd, done.stdout + done.stderr)
 
 
 def test_oracle_passes_all_five(tmp_path: Path, task_ids: list[str]) -> None:
     done, report = _eval("oracle", tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert _rows(done.stdout) == dict.fromkeys(task_ids, "PASS")
+    assert result_rows(done.stdout, "python") == dict.fromkeys(task_ids, "PASS")
     summary = report["summary"]
     assert (summary["attempted"], summary["passed"], summary["errors"]) == (5, 5, 0)
     assert summary["scoredRate"] == summary["attemptedRate"] == 1.0
@@ -48,7 +30,7 @@ def test_oracle_passes_all_five(tmp_path: Path, task_ids: list[str]) -> None:
 def test_noop_fails_all_five_with_the_reason(tmp_path: Path, task_ids: list[str]) -> None:
     done, report = _eval("noop", tmp_path)
     assert done.returncode == 2, done.stdout + done.stderr
-    assert _rows(done.stdout) == dict.fromkeys(task_ids, "FAIL")
+    assert result_rows(done.stdout, "python") == dict.fromkeys(task_ids, "FAIL")
     assert report["summary"]["passed"] == 0
     for result in report["results"]:
         assert result["status"] == "FAIL"
@@ -57,9 +39,7 @@ def test_noop_fails_all_five_with_the_reason(tmp_path: Path, task_ids: list[str]
 
 
 def test_list_shows_the_suite_and_its_toolchain(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [str(GARUDA), "eval", "--list"], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    done = run_garuda("eval", "--list", cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     python_line = next(line for line in done.stdout.splitlines() if line.split()[:1] == ["python"])
     assert "5 tasks" in python_line and "needs pytest" in python_line
@@ -69,14 +49,10 @@ def test_missing_pytest_stops_the_run_before_any_task(tmp_path: Path) -> None:
     bare = tmp_path / "bare-venv"
     base_python = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base_python, "-m", "venv", "--without-pip", str(bare)], check=True)
-    done = subprocess.run(
-        [str(GARUDA), "eval", "--agent", "oracle", "-s", "python", "--executor", "host"],
-        cwd=tmp_path,
-        env={**os.environ, "VIRTUAL_ENV": str(bare)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_garuda(
+        "eval", "--agent", "oracle", "-s", "python", "--executor", "host",
+        cwd=tmp_path, env={**os.environ, "VIRTUAL_ENV": str(bare)}, timeout=300,
+    )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     assert "toolchain pytest is not ready" in done.stderr
     assert "pip install 'pytest>=7'" in done.stderr
