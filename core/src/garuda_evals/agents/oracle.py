@@ -7,6 +7,7 @@ from pathlib import Path
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
 from garuda_evals.agents.refusals import refuse_model_flags
 from garuda_evals.errors import GarudaError
+from garuda_evals.guarded import delete, write_text
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Solution
 from garuda_evals.models.usage import Usage
@@ -14,17 +15,17 @@ from garuda_evals.transcript import Transcript
 
 
 def apply_solution(workspace: Path, solution: Solution) -> list[str]:
-    """Write the solution's files and delete its deletions; return the paths touched."""
+    """Delete the solution's deletions and write its files; return the paths touched.
+
+    Every write and deletion goes through ``garuda_evals.guarded``: nothing lands outside
+    ``workspace``, links at a target are replaced, and a linked parent folder is an error.
+    """
     touched: list[str] = []
     for relative in solution.delete:
-        target = workspace / relative
-        if target.is_file():
-            target.unlink()
+        delete(workspace, relative)
         touched.append(relative)
     for relative, content in solution.files.items():
-        target = workspace / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        write_text(workspace, relative, content)
         touched.append(relative)
     return touched
 

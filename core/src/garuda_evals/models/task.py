@@ -3,6 +3,7 @@
 from pydantic import Field
 
 from garuda_evals.models.base import Model
+from garuda_evals.models.relpath import ProtectedPattern, TaskPath
 
 DEFAULT_PROTECTED = ("test/", "tests/", "src/test/", "pom.xml", "pyproject.toml")
 DEFAULT_CHECK_TIMEOUT_S = 120.0
@@ -21,22 +22,29 @@ class CheckSpec(Model):
 
 
 class Solution(Model):
-    """The reference solution: files to write (path -> content) and paths to delete."""
+    """The reference solution: files to write (path -> content) and paths to delete.
 
-    files: dict[str, str] = Field(default_factory=dict)
-    delete: list[str] = Field(default_factory=list)
+    Every path is relative and stays inside the workspace (see ``models.relpath``).
+    """
+
+    files: dict[TaskPath, str] = Field(default_factory=dict)
+    delete: list[TaskPath] = Field(default_factory=list)
 
 
 class Task(Model):
-    """One task of a suite. ``files`` is the workspace as shipped (path -> text)."""
+    """One task of a suite. ``files`` is the workspace as shipped (path -> text).
+
+    The keys of ``files`` and every ``protected`` pattern are relative paths inside the
+    workspace; anything else is a validation error.
+    """
 
     id: str
     title: str
     prompt: str
     suite: str = ""
-    files: dict[str, str] = Field(default_factory=dict)
+    files: dict[TaskPath, str] = Field(default_factory=dict)
     check: CheckSpec
-    protected: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
+    protected: list[ProtectedPattern] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
     requires: list[str] = Field(default_factory=list)
     solution: Solution | None = None
     metadata: dict[str, str] = Field(default_factory=dict)

@@ -9,6 +9,9 @@ Layout::
         task.toml         title, prompt, optional id/requires/protected/[check]/solution_delete
         files/            the workspace as shipped
         solution/         files the reference solution writes
+
+Every path a manifest names stays inside the task (``models.relpath``); a symbolic link or
+special file anywhere in the suite's folders is refused at load, naming the file.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
+from garuda_evals.suites.tree import check_entries, read_tree, walk_files
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -45,22 +49,6 @@ def _read_toml(path: Path, model: type[M]) -> M:
         raise FileFormatError(describe_validation_error(path, error)) from error
 
 
-def read_tree(root: Path) -> dict[str, str]:
-    """Every file below ``root`` as ``relative/posix/path -> text``; binary files are errors."""
-    files: dict[str, str] = {}
-    if not root.is_dir():
-        return files
-    for path in sorted(root.rglob("*")):
-        if path.is_dir() or "__pycache__" in path.parts:
-            continue
-        relative = path.relative_to(root).as_posix()
-        try:
-            files[relative] = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as error:
-            raise FileFormatError(f"{path}: task files must be UTF-8 text") from error
-    return files
-
-
 def _check(path: Path, own: CheckManifest | None, default: CheckManifest | None) -> CheckSpec:
     chosen = own or default
     if chosen is None:
@@ -70,6 +58,7 @@ def _check(path: Path, own: CheckManifest | None, default: CheckManifest | None)
 
 def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Task:
     """Load one task folder against its suite's manifest and shared files."""
+    walk_files(folder)
     manifest_path = folder / TASK_FILE
     manifest = _read_toml(manifest_path, TaskManifest)
     own_files = read_tree(folder / "files")
@@ -77,23 +66,26 @@ def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Tas
     if clash:
         raise FileFormatError(f"{folder / 'files' / clash[0]}: also a shared file of the suite")
     solution_files = read_tree(folder / "solution")
-    solution = (
-        Solution(files=solution_files, delete=manifest.solution_delete)
-        if solution_files or manifest.solution_delete
-        else None
-    )
-    return Task(
-        id=manifest.id or folder.name,
-        title=manifest.title,
-        prompt=manifest.prompt.strip(),
-        suite=suite.name,
-        files={**shared, **own_files},
-        check=_check(manifest_path, manifest.check, suite.check),
-        protected=_unique([*DEFAULT_PROTECTED, *suite.protected, *manifest.protected]),
-        requires=_unique([*suite.requires, *manifest.requires]),
-        solution=solution,
-        metadata=manifest.metadata,
-    )
+    try:
+        solution = (
+            Solution(files=solution_files, delete=manifest.solution_delete)
+            if solution_files or manifest.solution_delete
+            else None
+        )
+        return Task(
+            id=manifest.id or folder.name,
+            title=manifest.title,
+            prompt=manifest.prompt.strip(),
+            suite=suite.name,
+            files={**shared, **own_files},
+            check=_check(manifest_path, manifest.check, suite.check),
+            protected=_unique([*DEFAULT_PROTECTED, *suite.protected, *manifest.protected]),
+            requires=_unique([*suite.requires, *manifest.requires]),
+            solution=solution,
+            metadata=manifest.metadata,
+        )
+    except ValidationError as error:
+        raise FileFormatError(describe_validation_error(manifest_path, error)) from error
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -105,6 +97,7 @@ class FolderSuite(Suite):
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        check_entries(root)
         self.manifest = _read_toml(root / SUITE_FILE, SuiteManifest)
         self.name = self.manifest.name
         self.description = self.manifest.description

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from garuda_evals.models.relpath import ProtectedPattern, TaskPath
+
 
 class ManifestModel(BaseModel):
     """Manifests are written by hand: snake_case keys, unknown keys are errors."""
@@ -25,7 +27,7 @@ class SuiteManifest(ManifestModel):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     description: str = ""
     requires: list[str] = Field(default_factory=list)
-    protected: list[str] = Field(default_factory=list)
+    protected: list[ProtectedPattern] = Field(default_factory=list)
     check: CheckManifest | None = None
 
 
@@ -36,7 +38,7 @@ class TaskManifest(ManifestModel):
     title: str
     prompt: str = Field(min_length=1)
     requires: list[str] = Field(default_factory=list)
-    protected: list[str] = Field(default_factory=list)
+    protected: list[ProtectedPattern] = Field(default_factory=list)
     check: CheckManifest | None = None
-    solution_delete: list[str] = Field(default_factory=list)
+    solution_delete: list[TaskPath] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
