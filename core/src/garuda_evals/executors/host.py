@@ -1,4 +1,10 @@
-"""The host executor: no sandbox, commands in a process group killed as a tree."""
+"""The host executor: no sandbox; every command's processes end with it.
+
+On Linux each command runs under a child subreaper (``executors/reaper.py``) that kills
+descendants which left the process group (``setsid``, double forks, daemons) when the
+command ends, at its time limit and on cancellation. Elsewhere (macOS) the process group is
+killed, which a ``setsid`` daemon survives: use an OS sandbox there.
+"""
 
 from __future__ import annotations
 
@@ -34,13 +40,14 @@ class HostExecutor(Executor):
         timeout_s: float,
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
     ) -> CommandResult:
-        """Run ``bash -c command`` on the host."""
+        """Run ``bash -c command`` on the host; no process of it outlives this call (Linux)."""
         return await run_in_group(
             [SHELL, "-c", command],
             cwd=cwd,
             env=env,
             timeout_s=timeout_s,
             output_limit=output_limit,
+            reap=True,
         )
 
     def info(self) -> ExecutorInfo:

@@ -1,11 +1,23 @@
-"""Run one command in its own process group and kill the whole group when it ends."""
+"""Run one command in its own process group and kill whatever it leaves when it ends.
+
+Two ways to end a command's processes:
+
+- ``reap=True`` on Linux: the command runs under ``reaper.py``, a child subreaper that kills
+  and reaps every descendant (``setsid`` and double-forked daemons included) when the command
+  exits, or when it is told to stop (at the time limit or on cancellation); ``run_in_group``
+  returns only after the reaper has exited.
+- otherwise (macOS, or a sandbox that already owns the process tree): the process group is
+  SIGKILLed. A descendant that left the group (``setsid``) survives this on the host.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,12 +29,36 @@ from garuda_evals.executors.base import CommandResult
 from garuda_evals.executors.output import CappedOutput
 
 DRAIN_GRACE_S = 1.0
+REAPER = Path(__file__).with_name("reaper.py")
+REAPER_STOP_GRACE_S = 15.0
 
 
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by ``pid``; a group already gone is fine."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+@functools.cache
+def reaper_available() -> bool:
+    """True on Linux with /proc (child subreapers exist since Linux 3.4)."""
+    return sys.platform.startswith("linux") and os.path.isdir("/proc/self") and bool(sys.executable)
+
+
+def under_reaper(argv: Sequence[str]) -> list[str]:
+    """``argv`` wrapped in the reaper: an isolated Python without site-packages."""
+    return [sys.executable, "-I", "-S", str(REAPER), *argv]
+
+
+async def _stop(process: Process, *, reaped: bool) -> None:
+    """End the command: ask the reaper to sweep (and wait for it), then SIGKILL the group."""
+    if reaped and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(process.pid, signal.SIGCONT)
+            os.kill(process.pid, signal.SIGTERM)
+        with anyio.move_on_after(REAPER_STOP_GRACE_S):
+            await process.wait()
+    kill_group(process.pid)
 
 
 async def run_in_group(
@@ -33,16 +69,20 @@ async def run_in_group(
     timeout_s: float,
     output_limit: int,
     pass_fds: Sequence[int] = (),
+    reap: bool = False,
 ) -> CommandResult:
-    """Run ``argv`` as a new session; at exit or at the limit, kill what is left of its group.
+    """Run ``argv`` as a new session; at exit or at the limit, kill what is left of it.
 
-    Output (stdout and stderr together) is captured up to ``output_limit``. Cancellation
-    (Ctrl-C) kills the group too, shielded, before it propagates.
+    With ``reap`` (where ``reaper_available()``), descendants that left the group are killed
+    too (see the module docstring). Output (stdout and stderr together) is captured up to
+    ``output_limit``. Cancellation (Ctrl-C) ends the command too, shielded, before it
+    propagates.
     """
+    reaped = reap and reaper_available()
     started = time.monotonic()
     output = CappedOutput(output_limit)
     process: Process = await anyio.open_process(
-        list(argv),
+        under_reaper(argv) if reaped else list(argv),
         cwd=cwd,
         env=dict(env),
         stdin=subprocess.DEVNULL,
@@ -70,13 +110,13 @@ async def run_in_group(
             with anyio.move_on_after(timeout_s):
                 await process.wait()
             timed_out = process.returncode is None
-            kill_group(process.pid)
+            await _stop(process, reaped=reaped)
             with anyio.move_on_after(DRAIN_GRACE_S):
                 await drained.wait()
             group.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
-            kill_group(process.pid)
+            await _stop(process, reaped=reaped)
             await process.wait()
             await process.aclose()
     return CommandResult(

@@ -1,0 +1,161 @@
+"""Run one command as a Linux child subreaper; when it ends, kill and reap every descendant.
+
+Started as ``python -I -S reaper.py PROGRAM ARG...``: it imports nothing from garuda (it must
+start fast) and only what Python has already loaded, plus ``_ctypes`` for ``prctl``.
+
+The command runs in this process's group (so the harness's group kill still reaches it
+should this process be killed). This process marks itself a child subreaper
+(``prctl(PR_SET_CHILD_SUBREAPER)``), so descendants that leave the group or the session
+(``setsid``, a double fork, a daemon) are re-parented to it instead of to init. When the
+command exits, or when this process gets SIGTERM, SIGINT or SIGHUP, every remaining
+descendant is found in ``/proc``, killed with SIGKILL and reaped before this process exits.
+The exit status is the command's; a command killed by signal N makes this process die of N.
+"""
+
+from __future__ import annotations
+
+import _signal
+import os
+import sys
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+STOP_SIGNALS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
+RESTORED_SIGNALS = (_signal.SIGPIPE, _signal.SIGXFSZ)
+SWEEP_LIMIT_S = 10.0
+
+
+def become_subreaper() -> bool:
+    """Mark this process a child subreaper; False where prctl is missing or refused."""
+    try:
+        import _ctypes
+
+        prctl = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        return _ctypes.call_function(prctl, (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (ImportError, OSError, AttributeError):
+        return False
+
+
+def original_environment() -> dict[bytes, bytes]:
+    """The environment this process was started with.
+
+    Read from ``/proc/self/environ`` because Python's start-up may have changed ``environ``
+    (PEP 538 sets LC_CTYPE under the C locale); the command must see what the harness sent.
+    """
+    try:
+        with open("/proc/self/environ", "rb") as source:
+            raw = source.read()
+    except OSError:
+        return dict(os.environb)
+    env: dict[bytes, bytes] = {}
+    for item in raw.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep and key:
+            env.setdefault(key, value)
+    return env
+
+
+def descendants(root: int) -> tuple[list[int], set[int]]:
+    """Every live or zombie descendant of ``root`` in ``/proc``, and the direct children."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as source:
+                data = source.read()
+            ppid = int(data[data.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for pid in children.get(todo.pop(), ()):
+            found.append(pid)
+            todo.append(pid)
+    return found, set(children.get(root, ()))
+
+
+def kill(pid: int) -> bool:
+    """SIGKILL a process; False when it is gone or not ours."""
+    try:
+        os.kill(pid, _signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def wait_for(pid: int) -> int:
+    """Reap children (orphans included) until ``pid`` exits; return its wait status."""
+    while True:
+        done, status = os.waitpid(-1, 0)
+        if done == pid:
+            return status
+
+
+def sweep() -> None:
+    """Kill and reap every descendant left; give up after SWEEP_LIMIT_S on unkillable ones."""
+    me = os.getpid()
+    deadline = time.monotonic() + SWEEP_LIMIT_S
+    while True:
+        try:
+            reaped, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if reaped:
+            continue
+        everyone, direct = descendants(me)
+        killed = {pid for pid in everyone if kill(pid)}
+        if killed & direct:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                return
+        elif time.monotonic() > deadline:
+            return
+        else:
+            time.sleep(0.01)
+
+
+def exit_like(status: int) -> None:
+    """Exit with the command's status: the same code, or death by the same signal."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        _signal.signal(number, _signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)
+    os._exit(os.waitstatus_to_exitcode(status))
+
+
+def main(argv: list[str]) -> None:
+    """Run ``argv`` under this reaper and exit like it."""
+    if not argv:
+        sys.stderr.write("usage: reaper.py PROGRAM [ARG...]\n")
+        os._exit(2)
+    become_subreaper()
+    child: list[int] = []
+    stopping: list[int] = []
+
+    def on_stop(number: int, _frame: object) -> None:
+        stopping.append(number)
+        if child:
+            kill(child[0])
+
+    for number in STOP_SIGNALS:
+        _signal.signal(number, on_stop)
+    try:
+        pid = os.posix_spawnp(argv[0], argv, original_environment(), setsigdef=RESTORED_SIGNALS)
+    except OSError as error:
+        sys.stderr.write(f"{argv[0]}: {error.strerror}\n")
+        os._exit(127)
+    child.append(pid)
+    if stopping:
+        kill(pid)
+    status = wait_for(pid)
+    sweep()
+    exit_like(status)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

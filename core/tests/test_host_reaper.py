@@ -1,0 +1,179 @@
+"""No process outlives its command on the host: daemons that left the process group included.
+
+Each case starts a real daemon that escapes the process group, waits (inside the command)
+until the daemon says it is ready, then ends. Every daemon carries a unique marker in its
+command line; after ``run`` returns, ``/proc`` must hold no process with that marker. The
+controls run the same commands with the plain process-group kill and find the daemon alive.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from garuda_evals.environment import check_environment
+from garuda_evals.executors.base import CommandResult
+from garuda_evals.executors.host import SHELL, HostExecutor
+from garuda_evals.executors.process import reaper_available, run_in_group
+
+pytestmark = pytest.mark.skipif(not reaper_available(), reason="child subreapers are Linux-only")
+
+DAEMON = """
+import os, signal, sys, time
+marker, ready, how = sys.argv[1], sys.argv[2], sys.argv[3]
+if os.fork():
+    os._exit(0)
+os.setsid()
+if os.fork():
+    os._exit(0)
+if how in ("closefds", "stubborn"):
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.closerange(3, 1024)
+if how == "stubborn":
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(number, signal.SIG_IGN)
+open(ready, "w").close()
+time.sleep(1000)
+"""
+
+WAIT_READY = 'while [ ! -e "$READY" ]; do sleep 0.01; done'
+
+
+def _escapes(marker: str, ready: Path, daemon: Path) -> dict[str, str]:
+    py = f"{sys.executable} {daemon} {marker} {ready}"
+    sleep_arg = f"1000.{marker}"
+    return {
+        "setsid": f"setsid sh -c 'touch \"$READY\"; exec sleep {sleep_arg}' &",
+        "nohup": f"nohup setsid sh -c 'touch \"$READY\"; exec sleep {sleep_arg}' >/dev/null 2>&1 &",
+        "double-fork": f"{py} plain",
+        "closefds": f"{py} closefds",
+        "stubborn": f"{py} stubborn",
+        "deep": f'bash -c "bash -c \'setsid sh -c \\"touch \\\\\\"\\$READY\\\\\\"; exec sleep {sleep_arg}\\" &\'"',
+    }
+
+
+CASES = ["setsid", "nohup", "double-fork", "closefds", "stubborn", "deep"]
+
+
+def _marked(marker: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(name))
+    return found
+
+
+@pytest.fixture
+def daemon_case(tmp_path: Path):
+    marker = str(secrets.randbelow(10**9) + 10**9)
+    ready = tmp_path / "ready"
+    daemon = tmp_path / "daemon.py"
+    daemon.write_text(DAEMON)
+    env = {**check_environment(), "READY": str(ready)}
+    yield marker, ready, _escapes(marker, ready, daemon), env
+    for pid in _marked(marker):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _run(command: str, cwd: Path, env: dict[str, str], *, reap: bool, timeout_s: float = 60):
+    async def go() -> CommandResult:
+        return await run_in_group(
+            [SHELL, "-c", command],
+            cwd=cwd,
+            env=env,
+            timeout_s=timeout_s,
+            output_limit=64 * 1024,
+            reap=reap,
+        )
+
+    return anyio.run(go)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_control_group_kill_leaves_the_daemon(daemon_case, tmp_path: Path, case: str) -> None:
+    marker, ready, escapes, env = daemon_case
+    result = _run(f"{escapes[case]}\n{WAIT_READY}\nexit 0", tmp_path, env, reap=False)
+    assert result.exit_code == 0 and ready.exists()
+    assert _marked(marker), "the plain group kill should miss a daemon that left the group"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_daemon_is_killed_when_the_command_ends(daemon_case, tmp_path: Path, case: str) -> None:
+    marker, ready, escapes, env = daemon_case
+    result = anyio.run(
+        lambda: HostExecutor().run(
+            f"{escapes[case]}\n{WAIT_READY}\necho done; exit 4",
+            cwd=tmp_path,
+            env=env,
+            timeout_s=60,
+        )
+    )
+    assert result.exit_code == 4 and "done" in result.output and ready.exists()
+    assert _marked(marker) == []
+
+
+@pytest.mark.parametrize("case", ["setsid", "stubborn"])
+def test_daemon_is_killed_at_the_time_limit(daemon_case, tmp_path: Path, case: str) -> None:
+    marker, ready, escapes, env = daemon_case
+    result = anyio.run(
+        lambda: HostExecutor().run(
+            f"{escapes[case]}\n{WAIT_READY}\nsleep 1000",
+            cwd=tmp_path,
+            env=env,
+            timeout_s=5,
+        )
+    )
+    assert result.timed_out and result.exit_code is None and ready.exists()
+    assert _marked(marker) == []
+
+
+@pytest.mark.parametrize("case", ["setsid", "stubborn"])
+def test_daemon_is_killed_on_cancellation(daemon_case, tmp_path: Path, case: str) -> None:
+    marker, ready, escapes, env = daemon_case
+
+    async def go() -> None:
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+
+                async def cancel_when_ready() -> None:
+                    while not ready.exists():
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+
+                group.start_soon(cancel_when_ready)
+                await HostExecutor().run(
+                    f"{escapes[case]}\nsleep 1000", cwd=tmp_path, env=env, timeout_s=600
+                )
+        assert scope.cancelled_caught
+
+    anyio.run(go)
+    assert _marked(marker) == []
+
+
+def test_exit_status_signals_and_environment_pass_through(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C"}
+
+    def host(command: str) -> CommandResult:
+        return anyio.run(lambda: HostExecutor().run(command, cwd=tmp_path, env=env, timeout_s=60))
+
+    assert host("exit 7").exit_code == 7
+    assert host("kill -TERM $$").exit_code == -signal.SIGTERM
+    shown = host("env; yes | head -1; pwd").output
+    assert "LC_CTYPE" not in shown and "LANG=C\n" in shown
+    assert "Broken pipe" not in shown and "y\n" in shown
+    assert str(tmp_path) in shown
+    assert host("exec /no/such/program").exit_code == 127
