@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import select
 import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -20,7 +23,7 @@ import pytest
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.executors.host import SHELL, HostExecutor
-from garuda_evals.executors.process import reaper_available, run_in_group
+from garuda_evals.executors.process import kill_descendants, reaper_available, run_in_group
 
 pytestmark = pytest.mark.skipif(not reaper_available(), reason="child subreapers are Linux-only")
 
@@ -162,6 +165,38 @@ def test_daemon_is_killed_on_cancellation(daemon_case, tmp_path: Path, case: str
 
     anyio.run(go)
     assert _marked(marker) == []
+
+
+def test_a_daemon_that_keeps_stopping_the_reaper_is_killed(daemon_case, tmp_path: Path) -> None:
+    marker, ready, _, env = daemon_case
+    stopper = f'touch "$READY"; while :; do kill -STOP $REAPER; done; : {marker}'
+    command = f"export REAPER=$PPID; setsid sh -c '{stopper}' &\n{WAIT_READY}\nsleep 1000"
+    result = anyio.run(lambda: HostExecutor().run(command, cwd=tmp_path, env=env, timeout_s=3))
+    assert result.timed_out and ready.exists()
+    assert _marked(marker) == []
+
+
+def test_harness_side_sweep_kills_descendants_of_a_stopped_parent(daemon_case) -> None:
+    marker, ready, _, env = daemon_case
+    parent = subprocess.Popen(
+        [SHELL, "-c", f"setsid sh -c 'touch \"$READY\"; exec sleep 1000.{marker}' & wait"],
+        env=env,
+    )
+    while not ready.exists():
+        time.sleep(0.01)
+    os.kill(parent.pid, signal.SIGSTOP)
+    daemons = [pid for pid in _marked(marker) if pid != parent.pid]
+    assert daemons
+    exits = [os.pidfd_open(pid) for pid in daemons]
+    kill_descendants(parent.pid)
+    try:
+        for fd in exits:  # a pidfd turns readable once its process has exited
+            assert select.select([fd], [], [], 120)[0] == [fd]
+    finally:
+        parent.kill()
+        parent.wait()
+        for fd in exits:
+            os.close(fd)
 
 
 def test_exit_status_signals_and_environment_pass_through(tmp_path: Path) -> None:

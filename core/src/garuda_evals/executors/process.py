@@ -25,12 +25,14 @@ from pathlib import Path
 import anyio
 from anyio.abc import Process
 
+from garuda_evals.executors import reaper
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.executors.output import CappedOutput
 
 DRAIN_GRACE_S = 1.0
-REAPER = Path(__file__).with_name("reaper.py")
-REAPER_STOP_GRACE_S = 15.0
+REAPER = Path(reaper.__file__)
+REAPER_STOP_GRACE_S = 5.0
+REAPER_NUDGE_S = 0.1
 
 
 def kill_group(pid: int) -> None:
@@ -50,14 +52,28 @@ def under_reaper(argv: Sequence[str]) -> list[str]:
     return [sys.executable, "-I", "-S", str(REAPER), *argv]
 
 
+def kill_descendants(pid: int) -> None:
+    """SIGKILL every descendant of ``pid`` found in /proc (the reaper's job, done from here)."""
+    for child in reaper.descendants(pid)[0]:
+        reaper.kill(child)
+
+
 async def _stop(process: Process, *, reaped: bool) -> None:
-    """End the command: ask the reaper to sweep (and wait for it), then SIGKILL the group."""
+    """End the command: ask the reaper to sweep (and wait for it), then SIGKILL the group.
+
+    A reaper that does not finish in time (a descendant keeps stopping it) gets its
+    descendants killed from here, while they are still its descendants, before it is killed.
+    """
     if reaped and process.returncode is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(process.pid, signal.SIGCONT)
-            os.kill(process.pid, signal.SIGTERM)
         with anyio.move_on_after(REAPER_STOP_GRACE_S):
-            await process.wait()
+            while process.returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(process.pid, signal.SIGCONT)
+                    os.kill(process.pid, signal.SIGTERM)
+                with anyio.move_on_after(REAPER_NUDGE_S):
+                    await process.wait()
+        if process.returncode is None:
+            kill_descendants(process.pid)
     kill_group(process.pid)
 
 
