@@ -48,8 +48,15 @@ def reaper_available() -> bool:
 
 
 def under_reaper(argv: Sequence[str]) -> list[str]:
-    """``argv`` wrapped in the reaper: an isolated Python without site-packages."""
-    return [sys.executable, "-I", "-S", str(REAPER), *argv]
+    """``argv`` wrapped in the reaper: an isolated Python without site-packages.
+
+    The reaper is imported (not run as a script) so its cached bytecode is used.
+    """
+    boot = (
+        f"import sys; sys.path.insert(0, {str(REAPER.parent)!r}); "
+        "import reaper; reaper.main(sys.argv[1:])"
+    )
+    return [sys.executable, "-I", "-S", "-c", boot, *argv]
 
 
 def kill_descendants(pid: int) -> None:

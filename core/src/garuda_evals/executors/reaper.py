@@ -1,7 +1,9 @@
 """Run one command as a Linux child subreaper; when it ends, kill and reap every descendant.
 
-Started as ``python -I -S reaper.py PROGRAM ARG...``: it imports nothing from garuda (it must
-start fast) and only what Python has already loaded, plus ``_ctypes`` for ``prctl``.
+Started as ``python -I -S reaper.py PROGRAM ARG...`` (or imported by that name with the
+executors folder first on ``sys.path``, so its bytecode is cached): it imports nothing from
+garuda (it must start fast) and only what Python has already loaded, plus ``_ctypes`` for
+``prctl``.
 
 The command runs in this process's group (so the harness's group kill still reaches it
 should this process be killed). This process marks itself a child subreaper
