@@ -155,6 +155,7 @@ def main(argv: list[str]) -> None:
     if stopping:
         kill(pid)
     status = wait_for(pid)
+    child.clear()  # reaped: its pid may be reused, never signal it again
     sweep()
     exit_like(status)
 
