@@ -48,12 +48,22 @@ def _path_refusal(path: str) -> str | None:
     return None
 
 
+def _decoded(source: str) -> str:
+    return UNICODE_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), source)
+
+
+def source_package(source: str) -> str:
+    """The package a well-formed Java source is in (``""``: the default package)."""
+    found = PACKAGE.search(COMMENT.sub(" ", _decoded(source)))
+    return re.sub(r"\s+", "", found.group(1)) if found else ""
+
+
 def declared_packages(source: str) -> set[str]:
     """Every ``package`` declaration a Java source could hold, read as javac reads it
     (unicode escapes first, comments as spaces, spaces around the dots allowed), and read
     again with comments kept, so that text which only looks like a comment opener (a
     string holding a slash and a star) cannot hide a declaration."""
-    text = UNICODE_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), source)
+    text = _decoded(source)
     found = PACKAGE.findall(COMMENT.sub(" ", text)) + PACKAGE.findall(text)
     return {re.sub(r"\s+", "", name) for name in found}
 
