@@ -52,7 +52,10 @@ def test_an_existing_file_is_never_overwritten(python_suite: Suite, tmp_path: Pa
 
 
 def test_the_folder_of_most_test_files_is_chosen() -> None:
-    assert folder_of_tests(["src/a.py", "tests/test_a.py", "tests/test_b.py", "t/test_c.py"]) == "tests"
+    assert (
+        folder_of_tests(["src/a.py", "tests/test_a.py", "tests/test_b.py", "t/test_c.py"])
+        == "tests"
+    )
     assert folder_of_tests(["checks/test_a.py"]) == "checks"
     assert folder_of_tests(["src/a.py"]) == "tests"
 
