@@ -22,11 +22,11 @@ CHECK = "test ! -e .mvn && mvn -B -q -o test"
 SELF_TEST_LIMIT_S = 180.0
 REPIN = "run `.venv/bin/python -m garuda_evals.suites.pinning java`"
 SHIPPED_REASONS = {
-    "lru-cache": "Tests run: 11, Failures: 1, Errors: 10, Skipped: 0; first: ",
-    "money-equals": "Tests run: 14, Failures: 10, Errors: 0, Skipped: 0; first: ",
-    "paginator-boundary": "Tests run: 14, Failures: 5, Errors: 1, Skipped: 0; first: ",
+    "lru-cache": "11 failed: com.example.cache.LruCacheTest::",
+    "money-equals": "10 failed: com.example.money.MoneyTest::",
+    "paginator-boundary": "6 failed: com.example.paging.PaginatorTest::",
     "rename-across-classes": "compilation error: ShippingCostCalculatorTest.java:",
-    "stream-report": "Tests run: 6, Failures: 2, Errors: 3, Skipped: 0; first: ",
+    "stream-report": "5 failed: com.example.sales.SalesReportTest::",
 }
 
 
