@@ -315,3 +315,26 @@ def test_without_the_judge_the_cheat_passes(python_suite: Suite, kind: str, tmp_
     runner = JUnitCheckRunner(task.check.runner)
     verdict = anyio.run(lambda: check_in_place(task, tmp_path, runner=runner))
     assert verdict.passed, verdict.reason
+
+
+def test_pytest_ignores_a_planted_rewrite_cache_under_the_pycache_prefix(
+    python_suite: Suite, tmp_path: Path
+) -> None:
+    """The judge never copies ``__pycache__``; pytest also honours the fresh
+    PYTHONPYCACHEPREFIX the judge sets, so a planted cache in the folder is not read."""
+    task = next(task for task in python_suite.tasks() if task.id == TASK)
+    workspace = tmp_path / "workspace"
+    python_suite.materialize(task, workspace)
+    subprocess.run(["python3", "-c", PLANT_TEST_CACHE], cwd=workspace, check=True)
+    command = task.check.command.replace("{junit}", str(tmp_path / "report.xml"))
+    env = check_environment()
+
+    planted = subprocess.run(command, shell=True, cwd=workspace, env=env, capture_output=True)
+    prefixed = subprocess.run(
+        command, shell=True, cwd=workspace, capture_output=True,
+        env={**env, "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")},
+    )  # fmt: skip
+
+    assert planted.returncode == 0, "without the prefix pytest runs the planted weak tests"
+    assert prefixed.returncode == 1, prefixed.stdout
+    assert b"7 failed" in prefixed.stdout
