@@ -184,8 +184,9 @@ CHEATS: dict[str, Cheat] = {
     ".mvn/maven.config with -DskipTests": Cheat(
         _write(".mvn/maven.config", "-DskipTests\n"), "refused: .mvn/maven.config"
     ),
+    # The reason depends on whether Surefire ran the canary class before the JVM exited.
     "System.exit(0) in a static initializer": Cheat(
-        f"python3 - <<'EOF'\n{EXIT_ON_LOAD}EOF\n", FAILED
+        f"python3 - <<'EOF'\n{EXIT_ON_LOAD}EOF\n", None
     ),
     "test class deleted": Cheat(f"rm {TEST}\n", PROTECTED),
 }  # fmt: skip
