@@ -23,6 +23,7 @@ from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.suites.base import Suite
 from garuda_evals.testing import Played, check_in_place, play, skip_or_fail
+from garuda_evals_python.runner import PytestCheckRunner
 
 TASK = "last-short-chunk"
 PACKAGE = "src/bulkupload/__init__.py"
@@ -164,6 +165,28 @@ for _name in ("test_uploader.py", "test_batching.py"):
         pass
 """
 
+# During the check, the package (imported by the first test module) plants a weak
+# rewrite-cache entry for a test module pytest has not collected yet.
+PLANT_CACHE_DURING_CHECK = """
+import importlib.util as _util
+import marshal as _marshal
+import pathlib as _pathlib
+import sys as _sys
+
+import pytest as _pytest_api
+
+_tests = _pathlib.Path(__file__).resolve().parents[2] / "tests"
+try:
+    _real = (_tests / "test_uploader.py").read_bytes()
+    _weak = compile("def test_all_records_arrive():\\n    pass\\n", str(_tests / "test_uploader.py"), "exec")
+    _tag = f"{_sys.implementation.cache_tag}-pytest-{_pytest_api.__version__}"
+    (_tests / "__pycache__").mkdir(exist_ok=True)
+    _key = _util.MAGIC_NUMBER + bytes([3, 0, 0, 0]) + _util.source_hash(_real)[:8]
+    (_tests / "__pycache__" / f"test_uploader.{_tag}.pyc").write_bytes(_key + _marshal.dumps(_weak))
+except OSError:
+    pass
+"""
+
 SKIP_ALL_CONFTEST = """
 import pytest
 
@@ -250,6 +273,9 @@ CHEATS: dict[str, Cheat] = {
     ),
     "tests rewritten by the code under test during the check": Cheat(
         _append(PACKAGE, REWRITE_TESTS_WHILE_COLLECTING), FAILED
+    ),
+    "rewrite-cache .pyc of a later test module planted during the check": Cheat(
+        _append(PACKAGE, PLANT_CACHE_DURING_CHECK), FAILED
     ),
     "os._exit(0) on import": Cheat(_append(PACKAGE, "import os\nos._exit(0)"), None),
     "a FIFO among the tests, to hang the judge": Cheat("mkfifo tests/fixtures.txt", PROTECTED),
@@ -347,24 +373,26 @@ def test_without_the_judge_the_cheat_passes(python_suite: Suite, kind: str, tmp_
     assert verdict.passed, verdict.reason
 
 
-def test_pytest_ignores_a_planted_rewrite_cache_under_the_pycache_prefix(
+def test_the_runner_locks_the_bytecode_cache_beside_the_tests(
     python_suite: Suite, tmp_path: Path
 ) -> None:
-    """The judge never copies ``__pycache__``; pytest also honours the fresh
-    PYTHONPYCACHEPREFIX the judge sets, so a planted cache in the folder is not read."""
+    """Code under test that plants a rewrite-cache entry for a test module pytest collects
+    later swaps that module, unless ``tests/__pycache__`` is a locked file (the plan's)."""
     task = next(task for task in python_suite.tasks() if task.id == TASK)
-    workspace = tmp_path / "workspace"
-    python_suite.materialize(task, workspace)
-    subprocess.run(["python3", "-c", PLANT_TEST_CACHE], cwd=workspace, check=True)
-    command = task.check.command.replace("{junit}", str(tmp_path / "report.xml"))
-    env = check_environment()
-
-    planted = subprocess.run(command, shell=True, cwd=workspace, env=env, capture_output=True)
-    prefixed = subprocess.run(
-        command, shell=True, cwd=workspace, capture_output=True,
-        env={**env, "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")},
-    )  # fmt: skip
-
-    assert planted.returncode == 0, "without the prefix pytest runs the planted weak tests"
-    assert prefixed.returncode == 1, prefixed.stdout
-    assert b"7 failed" in prefixed.stdout
+    results = {}
+    for locked in (False, True):
+        workspace = tmp_path / str(locked)
+        python_suite.materialize(task, workspace)
+        with (workspace / PACKAGE).open("a", encoding="utf-8") as package:
+            package.write(PLANT_CACHE_DURING_CHECK)
+        command = task.check.command.replace("{junit}", str(tmp_path / "report.xml"))
+        if locked:
+            plan = PytestCheckRunner().plan(command, workspace)
+            assert plan.locked == (workspace / "tests" / "__pycache__",)
+            assert (workspace / "tests" / "__pycache__").is_file()
+        done = subprocess.run(
+            command, shell=True, cwd=workspace, env=check_environment(), capture_output=True
+        )
+        results[locked] = done.stdout.decode()
+    assert "4 failed, 5 passed" in results[False], "the planted module ran in place of the real"
+    assert "7 failed, 6 passed" in results[True], results[True]

@@ -7,13 +7,15 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries
+from garuda_evals.checks.base import Canaries, CheckPlan
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.models.task import Task
 from garuda_evals_python.canary_text import pytest_canary
 from garuda_evals_python.refusals import python_refusals
 
 DEFAULT_TEST_FOLDER = "tests"
+PYCACHE = "__pycache__"
+NOT_WALKED = frozenset({".git", "node_modules", PYCACHE, "target", ".garuda-check", ".venv"})
 
 
 def _is_test_module(path: str) -> bool:
@@ -27,6 +29,29 @@ def folder_of_tests(files: Sequence[str]) -> str:
     if not folders:
         return DEFAULT_TEST_FOLDER
     return sorted(folders.items(), key=lambda item: (-item[1], item[0]))[0][0]
+
+
+def folders_with_tests(workspace: Path) -> list[Path]:
+    """Folders of ``workspace`` holding a test module or conftest.py (links not followed)."""
+    found = []
+    for folder, folders, files in os.walk(workspace):
+        folders[:] = [name for name in folders if name not in NOT_WALKED]
+        if any(_is_test_module(name) or name == "conftest.py" for name in files):
+            found.append(Path(folder))
+    return found
+
+
+def lock_bytecode_caches(workspace: Path) -> list[Path]:
+    """An empty ``__pycache__`` file in each test folder, so that neither Python nor pytest's
+    assertion rewriting caches bytecode there during the check (code under test could plant
+    a rewritten test module for pytest to load). Returns the files made."""
+    made = []
+    for folder in folders_with_tests(workspace):
+        cache = folder / PYCACHE
+        if not os.path.lexists(cache):
+            cache.touch()
+            made.append(cache)
+    return made
 
 
 def _listing(workspace: Path, folder: str) -> list[str]:
@@ -45,10 +70,18 @@ class PytestCheckRunner(JUnitCheckRunner):
     (a module shadowing the standard library or pytest on an import root, a start-up hook,
     a pytest configuration file or ``conftest.py``). ``canaries`` adds a test file beside
     the task's tests, named like them, whose must-fail test carries the run's nonce.
+    ``plan`` locks the bytecode cache of every test folder with a read-only
+    ``__pycache__`` file.
     """
 
     def __init__(self, name: str = "pytest") -> None:
         super().__init__(name)
+
+    def plan(self, command: str, workspace: Path) -> CheckPlan:
+        """Plan as JUnit does, and lock the bytecode caches beside the tests and canaries."""
+        plan = super().plan(command, workspace)
+        locked = (*plan.locked, *lock_bytecode_caches(workspace))
+        return CheckPlan(plan.command, plan.evidence_paths, locked)
 
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
         """One line per changed file that would change how pytest runs or reports."""
