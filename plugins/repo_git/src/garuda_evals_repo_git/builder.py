@@ -21,7 +21,7 @@ from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.runners import classify
-from garuda_evals_repo_git.suitefile import RepoSuiteFile, save_suite
+from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
@@ -88,7 +88,7 @@ class GitSuiteBuilder(SuiteBuilder):
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
             suite = RepoSuiteFile(
-                version=1, root=str(root), head=sha, test_command=base, tasks=tasks
+                version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
             save_suite(root, suite)
         print_summary(

@@ -17,6 +17,7 @@ from garuda_evals.errors import UsageError
 from garuda_evals_repo_git.rules import TEST_SUPPORT
 
 REPORT = "{junit}"
+CANARIES = "{canaries}"
 WRAPPERS = ("npm", "pnpm", "yarn")
 JS_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"})
 REPORT_FLAGS = {
