@@ -79,7 +79,7 @@ def test_scoped_proof_per_runner(command: str, script: str | None, proof: str) -
 def test_check_calls_the_runner_directly() -> None:
     npm = classify("npm run unit", json.dumps({"scripts": {"unit": "jest"}}))
     assert npm.check(["a.test.js"]) == (
-        "node_modules/.bin/jest --ci --json '--outputFile={junit}' a.test.js",
+        "node_modules/.bin/jest --ci --json '--outputFile={junit}' a.test.js {canaries}",
         "repo-jest-json",
     )
     pytest_tc = classify("uv run pytest -x", None)
@@ -88,13 +88,13 @@ def test_check_calls_the_runner_directly() -> None:
     ]
     assert pytest_tc.check(["tests/test_a.py"]) == (
         "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 uv run pytest -p no:cacheprovider "
-        "'--junitxml={junit}' tests/test_a.py",
-        "junit",
+        "'--junitxml={junit}' tests/test_a.py {canaries}",
+        "repo-pytest",
     )
     module = replace(classify(".venv/bin/python -m pytest", None), plugins=("anyio", "timeout"))
     assert module.check(["tests/test_a.py"])[0] == (
         "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 .venv/bin/python -P -m pytest "
-        "-p no:cacheprovider -p anyio -p timeout '--junitxml={junit}' tests/test_a.py"
+        "-p no:cacheprovider -p anyio -p timeout '--junitxml={junit}' tests/test_a.py {canaries}"
     )
     assert module.proof(["tests/test_a.py"]) == (
         ".venv/bin/python -m pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py"

@@ -41,7 +41,12 @@ DIRECT = {
     "vitest": "node_modules/.bin/vitest run",
     "jest": "node_modules/.bin/jest",
 }
-CHECK_RUNNER = {"pytest": "junit", "node": "junit", "vitest": "junit", "jest": "repo-jest-json"}
+CHECK_RUNNER = {
+    "pytest": "repo-pytest",
+    "node": "repo-node-test",
+    "vitest": "repo-vitest",
+    "jest": "repo-jest-json",
+}
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
 PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini")
@@ -135,15 +140,17 @@ class TestCommand:
 
         pytest runs with ``-P`` (nothing from the working folder before pytest itself),
         plugin autoload off (``plugins``, the project's own, are named with ``-p``) and no
-        cache.
+        cache. ``{canaries}`` (after the task's files) becomes the judge's canary tests.
         """
         if self.kind == "pytest":
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
             flags = shlex.join([*REPORT_FLAGS["pytest"][:2], *plugins, REPORT_FLAGS["pytest"][2]])
-            return f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}", "junit"
+            command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
+            return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
         if self.kind in CHECK_RUNNER:
+            flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
-                f"{self.prefix} {shlex.join(REPORT_FLAGS[self.kind])} {shlex.join(files)}",
+                f"{self.prefix} {flags} {shlex.join(files)} {CANARIES}",
                 CHECK_RUNNER[self.kind],
             )
         if REPORT in self.base:
