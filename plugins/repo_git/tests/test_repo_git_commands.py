@@ -88,13 +88,14 @@ def test_check_calls_the_runner_directly() -> None:
     ]
     assert pytest_tc.check(["tests/test_a.py"]) == (
         "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 uv run pytest -p no:cacheprovider "
-        "'--junitxml={junit}' tests/test_a.py {canaries}",
+        "--continue-on-collection-errors '--junitxml={junit}' tests/test_a.py {canaries}",
         "repo-pytest",
     )
     module = replace(classify(".venv/bin/python -m pytest", None), plugins=("anyio", "timeout"))
     assert module.check(["tests/test_a.py"])[0] == (
         "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 .venv/bin/python -P -m pytest "
-        "-p no:cacheprovider -p anyio -p timeout '--junitxml={junit}' tests/test_a.py {canaries}"
+        "-p no:cacheprovider -p anyio -p timeout --continue-on-collection-errors "
+        "'--junitxml={junit}' tests/test_a.py {canaries}"
     )
     assert module.proof(["tests/test_a.py"]) == (
         ".venv/bin/python -m pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py"

@@ -54,6 +54,7 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 # it), and plugins load from any installed entry point (autoload off, the project's own
 # plugins named with -p).
 PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
+CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
     "node": ["package.json"],
@@ -144,7 +145,10 @@ class TestCommand:
         """
         if self.kind == "pytest":
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
-            flags = shlex.join([*REPORT_FLAGS["pytest"][:2], *plugins, REPORT_FLAGS["pytest"][2]])
+            # A task test that cannot be imported must not stop the canaries from running.
+            flags = shlex.join(
+                [*REPORT_FLAGS["pytest"][:2], *plugins, CONTINUE, REPORT_FLAGS["pytest"][2]]
+            )
             command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
         if self.kind in CHECK_RUNNER:
