@@ -18,10 +18,19 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import anyio
 import pytest
 
 from garuda_evals.plugins.drivers import EXECUTORS, driver_names
-from garuda_evals.testing import Played, play, run_garuda, skip_or_fail
+from garuda_evals.testing import (
+    Played,
+    check_in_place,
+    check_runner_for,
+    play,
+    run_garuda,
+    skip_or_fail,
+)
+from garuda_evals_repo_git.suite import load_repo_suite
 
 PYPROJECT = """[project]
 name = "shop"
@@ -305,3 +314,52 @@ def test_deleting_the_tasks_test(project: SimpleNamespace) -> None:
         _play(project, project.discount, "rm tests/test_discount.py"),
         "protected files changed: deleted tests/test_discount.py",
     )
+
+
+@pytest.fixture(scope="module")
+def node_project(repo_kit: Any) -> Iterator[SimpleNamespace]:
+    """A built repo suite of a ``node --test`` project (npm test), outside /tmp."""
+    if "bwrap" not in driver_names(EXECUTORS):
+        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
+    if not shutil.which("node"):
+        skip_or_fail("node", "the node red team mines a node --test project")
+    base = Path(tempfile.mkdtemp(prefix="garuda-repo-redteam-node-", dir="/var/tmp"))
+    repo = repo_kit.GitRepo(base / "mathjs")
+    shas = repo_kit.node_history(repo)
+    built = run_garuda("eval", "--from-git", cwd=repo.root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    yield SimpleNamespace(root=repo.root, mean=shas["mean"][:10])
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def test_the_node_oracle_passes_under_bwrap(node_project: SimpleNamespace) -> None:
+    played = _play(node_project, node_project.mean, None)
+    assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+NO_OP_ASSERT = """
+module.exports.mean = () => 0;
+const assert = require('node:assert');
+for (const key of Object.keys(assert)) {
+  if (typeof assert[key] === 'function') assert[key] = () => {};
+}
+require('node:module').syncBuiltinESMExports();
+"""
+
+
+def test_code_under_test_makes_node_assert_a_no_op(node_project: SimpleNamespace) -> None:
+    """Every ``node:assert`` function emptied from the module the tests load."""
+    command = f"cat >> src/math.js <<'EOF'\n{NO_OP_ASSERT}EOF"
+    suite = load_repo_suite(node_project.root)
+    task = next(t for t in suite.tasks() if t.id == node_project.mean)
+    workspace = Path(tempfile.mkdtemp(prefix="garuda-control-"))
+    try:
+        suite.materialize(task, workspace)
+        subprocess.run(["bash", "-c", command], cwd=workspace, check=True)
+        runner = check_runner_for(task)
+        control = anyio.run(lambda: check_in_place(task, workspace, runner=runner))
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    assert control.passed, "control: without canaries the emptied asserts pass the task"
+    played = _play(node_project, node_project.mean, command)
+    _fails(played, "the test runner's results were tampered with")

@@ -4,6 +4,10 @@ Each check gets one file beside a test file of the task, named in the same patte
 two tests: one that must pass and one that must fail with the run's nonce in its message.
 Their ids are what the runner's report will call them (pytest's module path as rootdir
 shows it, vitest's file path, node's ``test`` class name, Jest's full test name).
+
+JavaScript runners run each test file in its own process or module registry, so a JS
+canary file first loads the task's test file beside it (and with it the code under test):
+whatever that code patches when loaded is patched for the canaries too.
 """
 
 from __future__ import annotations
@@ -132,6 +136,13 @@ def _is_esm(workspace: Path, anchor: str) -> bool:
     return bool(re.search(r"^\s*import\s", text, re.MULTILINE)) and "require(" not in text
 
 
+def _load_anchor(anchor: str, esm: bool) -> str:
+    """Load the task's test file first; its load error is the task's failure, not a canary's."""
+    target = f"./{PurePosixPath(anchor).name}"
+    load = f"await import('{target}')" if esm else f"require('{target}')"
+    return f"try {{\n  {load};\n}} catch {{}}\n"
+
+
 def _titles(rng: random.Random) -> tuple[str, str]:
     return " ".join(_words(rng, 3)), " ".join(_words(rng, 3))
 
@@ -145,11 +156,12 @@ def node_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
         return None
     passing, failing = _titles(rng)
     a, b = _numbers(rng)
+    esm = _is_esm(workspace, anchor)
     header = (
         "import test from 'node:test';\nimport assert from 'node:assert';\n"
-        if _is_esm(workspace, anchor)
+        if esm
         else "const test = require('node:test');\nconst assert = require('node:assert');\n"
-    )
+    ) + _load_anchor(anchor, esm)
     text = (
         f"{header}\ntest('{passing}', () => {{\n  assert.strictEqual({a} + {b}, {a + b});\n}});\n\n"
         f"test('{failing}', () => {{\n"
@@ -182,7 +194,7 @@ def vitest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     passing, failing = _titles(rng)
     a, b = _numbers(rng)
     text = (
-        "import { expect, test } from 'vitest';\n\n"
+        f"import {{ expect, test }} from 'vitest';\n{_load_anchor(anchor, esm=True)}\n"
         f"test('{passing}', () => {{\n  expect({a} + {b}).toBe({a + b});\n}});\n\n"
         f"test('{failing}', () => {{\n  expect({a} * {b}, '{nonce}').toBe({a * b + 1});\n}});\n"
     )
@@ -207,6 +219,7 @@ def jest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     passing, failing = _titles(rng)
     a, b = _numbers(rng)
     text = (
+        f"{_load_anchor(anchor, esm=False)}\n"
         f"test('{passing}', () => {{\n  expect({a} + {b}).toBe({a + b});\n}});\n\n"
         f"test('{failing}', () => {{\n"
         f"  if ({a} * {b} !== {a * b + 1}) throw new Error('{nonce}');\n}});\n"
