@@ -106,5 +106,5 @@ def test_vitest_fake_node_modules_fails(mined_vitest: Any) -> None:
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=fake))
     assert not verdict.passed
     # node_modules is never carried into the judge's copy: its own link runs the real vitest.
-    assert verdict.check is not None and verdict.check.tests_ran == 3, "the task's test, 2 canaries"
+    assert verdict.check is not None and verdict.check.tests_ran == 4, "its test twice, 2 canaries"
     assert "1 failed: src/repeat.test.js" in (verdict.reason or "")
