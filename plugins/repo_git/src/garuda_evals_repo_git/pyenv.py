@@ -33,17 +33,26 @@ sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
 import json, re
 from importlib import metadata
 wanted = json.loads(sys.stdin.read())
-modules, names = set(wanted["modules"]), set(wanted["names"])
+modules, names = wanted["modules"], set(wanted["names"])
 try:
     points = metadata.entry_points(group="pytest11")
 except TypeError:
     points = metadata.entry_points().get("pytest11", [])
+found = {}
+for entry in sys.path:
+    hits = [m for m in modules if os.path.isfile(os.path.join(entry, m))]
+    if hits:
+        found[os.path.realpath(entry)] = set(hits)
 installs = []
 for dist in metadata.distributions():
     name = dist.metadata["Name"] or ""
+    where = os.path.realpath(str(dist.locate_file("")))
+    named = re.sub(r"[-_.]+", "-", name).lower() in names
+    if not named and where not in found:
+        continue
     files = [str(f).replace(os.sep, "/") for f in (dist.files or [])]
-    matches = sorted(f for f in files if f in modules)
-    if not matches and re.sub(r"[-_.]+", "-", name).lower() not in names:
+    matches = sorted(f for f in files if f in found.get(where, ()))
+    if not matches and not named:
         continue
     try:
         direct = json.loads(dist.read_text("direct_url.json") or "{}")
@@ -52,7 +61,7 @@ for dist in metadata.distributions():
     editable = bool((direct.get("dir_info") or {}).get("editable"))
     editable = editable or any("__editable__" in f for f in files)
     installs.append({"name": name, "version": dist.version, "editable": editable,
-                     "location": str(dist.locate_file("")), "matches": matches[:3]})
+                     "location": where, "matches": matches[:3]})
 print(json.dumps({"version": list(sys.version_info[:2]),
                   "plugins": sorted({p.name for p in points}), "installs": installs}))
 """
@@ -218,10 +227,11 @@ def probe_project(
     names = project_names(root, sha)
     words = interpreter(command, root) if command.kind == "pytest" else None
     runner = probe(words, root, modules, names) if words else None
+    probed = {(root / words[0]).resolve()} if words and len(words) == 1 else set()
     found = []
     for venv in venvs:
         python = root / venv / "bin" / "python"
-        if python.exists() and [str(python)] != words:
+        if python.exists() and python.resolve() not in probed:
             found.append(probe([str(python)], root, modules, names))
     return Probed(runner, tuple(env for env in found if env is not None))
 
