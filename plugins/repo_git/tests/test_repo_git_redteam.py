@@ -316,6 +316,27 @@ def test_deleting_the_tasks_test(project: SimpleNamespace) -> None:
     )
 
 
+def test_a_test_file_added_under_node_modules(project: SimpleNamespace) -> None:
+    """A passing copy of the task's test under node_modules: never carried into the judge."""
+    command = (
+        "mkdir -p node_modules/tests && "
+        "printf 'def test_discount():\\n    pass\\n' > node_modules/tests/test_discount.py"
+    )
+    played = _play(project, project.discount, command)
+    _fails(played)
+    assert any(line.startswith("node_modules/") for line in played.left_out), played.left_out
+
+
+def test_swapping_the_venv_link_for_a_fake_python(project: SimpleNamespace) -> None:
+    command = (
+        "rm .venv && mkdir -p .venv/bin && printf '#!/bin/sh\\nexit 0\\n' > .venv/bin/python"
+        " && chmod +x .venv/bin/python"
+    )
+    played = _play(project, project.discount, command)
+    _fails(played)
+    assert ".venv/bin/python: its place in the task is not a plain file" in played.left_out
+
+
 @pytest.fixture(scope="module")
 def node_project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """A built repo suite of a ``node --test`` project (npm test), outside /tmp."""
