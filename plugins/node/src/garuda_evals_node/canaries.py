@@ -2,9 +2,10 @@
 
 They go in a new file in the folder that holds most of the task's test files, named like
 a test file of a project (two words and the tests' own suffix), written as an ES module or
-CommonJS as node will load it there. Each canary first imports every module the task's
-tests import, so code under test that tampers with ``node:assert`` or ``node:test`` at
-import does it in the canary's process too; a failed import is ignored (an unfinished
+CommonJS as node will load it there. The file first imports every module the task's
+tests import, then registers its tests, so code under test that tampers with
+``node:assert``, ``node:test`` or async scopes at import does it to the canaries too; a
+failed import is ignored (an unfinished
 task must fail for its own reason, not as tampering).
 """
 
@@ -116,22 +117,27 @@ def _file_name(task: Task, folder: str, suffix: str) -> str:
 
 
 def _source(module: bool, imports: list[str], failing: str, passing: str, nonce: str) -> str:
-    head = (
-        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n"
-        if module
-        else "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\n"
-    )
+    """The canary file: load the modules first, then register both tests."""
     loads = ", ".join(f"import({json.dumps(spec)})" for spec in imports)
-    return (
-        f"{head}\nconst load = () => Promise.allSettled([{loads}]);\n\n"
-        f"test({json.dumps(failing)}, async () => {{\n"
-        "  await load();\n"
+    tests = (
+        f"test({json.dumps(failing)}, () => {{\n"
         f"  assert.equal([3, 1, 2].sort().join(','), '3,2,1', {json.dumps(nonce)});\n"
         "});\n\n"
-        f"test({json.dumps(passing)}, async () => {{\n"
-        "  await load();\n"
+        f"test({json.dumps(passing)}, () => {{\n"
         "  assert.equal([3, 1, 2].sort().join(','), '1,2,3');\n"
         "});\n"
+    )
+    if module:
+        return (
+            "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\n"
+            f"await Promise.allSettled([{loads}]);\n\n{tests}"
+        )
+    indented = "".join(
+        f"  {line}" if line.strip() else line for line in tests.splitlines(keepends=True)
+    )
+    return (
+        "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\n\n"
+        f"Promise.allSettled([{loads}]).then(() => {{\n{indented}}});\n"
     )
 
 

@@ -105,6 +105,7 @@ function runFile(script, file) {
       recursive: true,
       filter: (path) => !NOT_COPIED.has(relative('.', path).split(sep)[0]),
     });
+    rmSync(join(project, MODULE), { force: true }); // the judge's copy is read-only
     writeFileSync(join(project, MODULE), SHIM);
     mkdirSync(scratch);
     const run = spawnSync(
