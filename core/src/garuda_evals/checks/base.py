@@ -42,10 +42,16 @@ class TestEvidence:
 
 @dataclass(frozen=True)
 class CheckPlan:
-    """The command to run and where the evidence will be."""
+    """The command to run, where the evidence will be, and files to keep read-only.
+
+    ``locked`` files (inside the workspace) join the protected ones: read-only during the
+    check (for example a ``__pycache__`` file that stops Python caching bytecode beside the
+    tests, where code under test could plant some).
+    """
 
     command: str
     evidence_paths: tuple[Path, ...] = field(default_factory=tuple)
+    locked: tuple[Path, ...] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)

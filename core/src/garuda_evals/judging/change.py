@@ -89,7 +89,8 @@ class _Collector:
             return
         if not stat.S_ISREG(info.st_mode):
             if protected:
-                self.change.protected.append(f"changed {relative} (now {kind(info.st_mode)})")
+                verb = "added" if lstat_or_none(judge_path) is None else "changed"
+                self.change.protected.append(f"{verb} {relative} ({kind(info.st_mode)})")
             else:
                 self.change.leave_out(relative, f"{kind(info.st_mode)}, not a regular file")
             return

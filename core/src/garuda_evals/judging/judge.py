@@ -34,7 +34,6 @@ from garuda_evals.suites.base import Suite
 
 OUTPUT_TAIL_CHARS = 2000
 CANARIES_PLACEHOLDER = "{canaries}"
-PYCACHE_VAR = "PYTHONPYCACHEPREFIX"
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,6 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
     """Build a fresh copy of ``task``, carry the agent's change in, run the check there."""
     folder = Path(tempfile.mkdtemp(prefix=f"garuda-judge-{task.id}-"))
     nonce = secrets.token_hex(8)
-    pycache = Path(tempfile.gettempdir()) / f"garuda-pycache-{nonce}"
     executor: Executor | None = None
     try:
         judge.suite.materialize(task, folder)
@@ -137,14 +135,14 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
         locked = [folder / relative for relative in reference]
         if canaries is not None:
             locked += write_canaries(folder, canaries)
+        plan = judge.runner.plan(fill_canaries(task.check.command, canaries), folder)
+        locked += plan.locked
         make_read_only(locked)
         policy = judge.suite.policy(task, judge.base_policy(folder))
         policy = replace(policy, read_only=(*policy.read_only, *locked))
         executor = judge.backend.create(policy)
-        plan = judge.runner.plan(fill_canaries(task.check.command, canaries), folder)
         limit = judge.timeout_s if judge.timeout_s is not None else task.check.timeout_s
-        env = {**judge.env, PYCACHE_VAR: str(pycache)}
-        result = await executor.run(plan.command, cwd=folder, env=env, timeout_s=limit)
+        result = await executor.run(plan.command, cwd=folder, env=judge.env, timeout_s=limit)
         evidence = judge.runner.evidence(plan, folder, result)
         outcome = check_outcome(plan, result, evidence)
         ruling = rule(
@@ -180,7 +178,6 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
                 await executor.aclose()
             judge.suite.release(task, folder)
             _remove_tree(folder)
-            _remove_tree(pycache)
 
 
 def _remove_tree(path: Path) -> None:
