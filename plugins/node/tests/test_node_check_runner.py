@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -142,3 +143,27 @@ def test_node_refuses_runner_configuration_and_addons() -> None:
     changed = ["src/a.js", "src/package.json", "lib/fast.node", ".npmrc", "node.config.json"]
     refused = NodeTestCheckRunner().refusals(_task({}), Path("/nowhere"), changed)
     assert [line.split(":")[0] for line in refused] == changed[1:]
+
+
+def test_node_a_report_changed_after_node_is_one_error(node, tmp_path: Path) -> None:
+    """A report rewritten after node wrote it no longer matches the digest node printed."""
+    workspace = _project(tmp_path, "test('one', () => assert.fail('really fails'));\n")
+    runner = NodeTestCheckRunner()
+    plan = runner.plan(COMMAND, workspace)
+    result = anyio.run(
+        lambda: HostExecutor().run(
+            plan.command, cwd=workspace, env=check_environment(), timeout_s=120
+        )
+    )
+    assert runner.evidence(plan, workspace, result).failed == 1
+    [report] = plan.evidence_paths
+    forged = report.read_text().replace("<failure", "<ignored").replace("</failure>", "</ignored>")
+    report.write_text(forged)
+    evidence = runner.evidence(plan, workspace, result)
+    assert [(case.outcome, case.message) for case in evidence.cases] == [
+        ("error", "the report differs from the one node's reporter wrote")
+    ]
+    printed = replace(result, output=result.output + "\ngaruda-node-report " + "0" * 64 + "\n")
+    assert "2 report digests" in runner.evidence(plan, workspace, printed).detail
+    report.unlink()
+    assert runner.evidence(plan, workspace, result).tests_ran is None

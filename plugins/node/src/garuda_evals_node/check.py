@@ -2,8 +2,12 @@
 
 ``--test-reporter=junit --test-reporter-destination={junit}`` in a check command runs
 this plugin's own JUnit reporter (``reporter.mjs``, copied into the fresh evidence folder
-by ``plan``): node's JUnit XML names every test ``test::<name>``, so the same name in two
-files is one id; here a test's id is ``<file>::<describe> > <name>``.
+by ``plan``, read-only during the check): node's JUnit XML names every test
+``test::<name>``, so the same name in two files is one id; here a test's id is
+``<file>::<describe> > <name>``. The reporter also prints the report's SHA-256 on node's
+output, which the harness captures as it is written; a report that differs from it, or
+more than one such line, means a process changed the report after node: the report is
+then replaced by one error case.
 
 ``node --test`` lists a file that reported no test as one passing test case named by its
 path (absolute on node 20, as given on the command line on node 22+). That happens for a
@@ -15,6 +19,7 @@ helper is not counted at all.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from collections.abc import Sequence
@@ -32,6 +37,8 @@ NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
 USES_NODE_TEST = re.compile(r"""['"]node:test['"]""")
 ENDED_EARLY = "(the file ended before reporting any test)"
+DIGEST = re.compile(r"garuda-node-report ([0-9a-f]{64})")
+REWRITTEN = "(node's JUnit report was changed after node wrote it)"
 JUNIT_FLAGS = "--test-reporter=junit --test-reporter-destination={junit}"
 REPORTER = "reporter.mjs"
 # Files that change how node loads code or what its runner does, whatever the suite protects.
@@ -74,6 +81,19 @@ def sort_file_level(cases: Sequence[TestCase], workspace: Path) -> FileLevelCase
     return found
 
 
+def report_problem(paths: tuple[Path, ...], output: str) -> str | None:
+    """Why the report is not the one node's reporter printed the digest of, or None."""
+    digests = DIGEST.findall(output)
+    if len(digests) != 1:
+        return f"node's output holds {len(digests)} report digests instead of one"
+    report = next((path for path in paths if path.is_file() and not path.is_symlink()), None)
+    if report is None:
+        return "the report is missing"
+    if hashlib.sha256(report.read_bytes()).hexdigest() != digests[0]:
+        return "the report differs from the one node's reporter wrote"
+    return None
+
+
 def _reporter_path(plan_command: str, workspace: Path) -> tuple[str, Path | None]:
     """Swap node's JUnit reporter for ours, copied next to the report in the evidence folder."""
     if JUNIT_FLAGS not in plan_command:
@@ -93,17 +113,23 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         """Fill ``{junit}``; node's JUnit reporter becomes ours (ids unique per file)."""
         command, reporter = _reporter_path(command, workspace)
         plan = super().plan(command, workspace)
-        if reporter is not None:
-            source = files("garuda_evals_node") / REPORTER
-            with source.open("rb") as src, reporter.open("wb") as dst:
-                shutil.copyfileobj(src, dst)
-        return plan
+        if reporter is None:
+            return plan
+        source = files("garuda_evals_node") / REPORTER
+        with source.open("rb") as src, reporter.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+        return replace(plan, locked=(*plan.locked, reporter))
 
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
         """The report's cases; an early exit is a failed case, a helper module no case."""
         base = super().evidence(plan, workspace, result)
         if base.tests_ran is None:
             return base
+        if f"--test-reporter={workspace / '.garuda-check' / REPORTER}" in plan.command:
+            problem = report_problem(plan.evidence_paths, result.output)
+            if problem:
+                case = TestCase(REWRITTEN, "error", problem)
+                return TestEvidence(tests_ran=1, failed=1, detail=problem, cases=(case,))
         sorted_cases = sort_file_level(base.cases, workspace)
         if not sorted_cases.ended_early and not sorted_cases.helpers:
             return base

@@ -2,6 +2,11 @@
 // per test (describe blocks and tests with subtests included), its classname the test
 // file relative to the working folder and its name the describe chain, so every id is
 // unique across files. A name repeated in one chain gets " (2)", " (3)", ...
+//
+// It also prints `garuda-node-report <sha256 of the XML>` on node's stdout, which the
+// harness captures as it is written: a report changed afterwards (by a process that
+// outlived the tests) no longer matches, and a second such line shows a forger at work.
+import { createHash } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 
 const attribute = (text) => String(text).replace(/[<&"\n\r\t]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -38,15 +43,20 @@ export default async function* junit(source) {
       cases.push({ file, name, outcome, error: data.details?.error, time: data.details?.duration_ms });
     }
   }
-  yield '<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n';
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n'];
   for (const { file, name, outcome, error, time } of cases) {
     const head = `\t<testcase name="${attribute(name)}" classname="${attribute(file)}" time="${((time ?? 0) / 1000).toFixed(6)}"`;
-    if (outcome === 'passed') yield `${head}/>\n`;
-    else if (outcome === 'skipped') yield `${head}>\n\t\t<skipped type="skipped"/>\n\t</testcase>\n`;
+    if (outcome === 'passed') lines.push(`${head}/>\n`);
+    else if (outcome === 'skipped') lines.push(`${head}>\n\t\t<skipped type="skipped"/>\n\t</testcase>\n`);
     else {
       const text = message(error);
-      yield `${head}>\n\t\t<failure type="${attribute(error?.failureType ?? 'failure')}" message="${attribute(text.split('\n')[0])}">${content(text)}</failure>\n\t</testcase>\n`;
+      lines.push(
+        `${head}>\n\t\t<failure type="${attribute(error?.failureType ?? 'failure')}" message="${attribute(text.split('\n')[0])}">${content(text)}</failure>\n\t</testcase>\n`,
+      );
     }
   }
-  yield '</testsuites>\n';
+  lines.push('</testsuites>\n');
+  const xml = lines.join('');
+  process.stdout.write(`\ngaruda-node-report ${createHash('sha256').update(xml).digest('hex')}\n`);
+  yield xml;
 }
