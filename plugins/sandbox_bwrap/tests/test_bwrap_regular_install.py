@@ -132,3 +132,22 @@ def test_without_hiding_the_installed_suite_data_is_readable(
     marker = solved.read_text().strip().splitlines()[-1]
     peek = read_in_sandbox(backend, regular_install, tmp_path, f"cat {solved}")
     assert peek.exit_code == 0 and marker in peek.output
+
+
+def test_sandbox_check_of_a_regular_install_tries_its_own_suite_data(
+    backend: BwrapBackend, regular_install: RegularInstall
+) -> None:
+    done = subprocess.run(
+        [str(regular_install.venv / "bin" / "garuda"), "sandbox", "check"],
+        cwd=regular_install.elsewhere,
+        env=regular_install.env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = next(
+        line for line in done.stdout.splitlines() if "read an installed suite's data" in line
+    )
+    assert row.split()[0] == "blocked"
+    assert f"{regular_install.site}/garuda_evals_python/suite_data/" in row, row
