@@ -9,16 +9,17 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from garuda_evals.agents.oracle import apply_solution
-from garuda_evals.checks.protected import snapshot
-from garuda_evals.environment import check_environment
-from garuda_evals.executors.base import Executor
-from garuda_evals.executors.host import HostExecutor
+from garuda_evals.checks.base import CheckRunner
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
+from garuda_evals.executors.host import HostBackend, HostExecutor
 from garuda_evals.models.task import Task
 from garuda_evals.plugins.manager import PluginRegistry
-from garuda_evals.runner.check import Verdict, judge
+from garuda_evals.runner.check import Judge, Verdict, judge_in_copy
 from garuda_evals.suites.base import Suite
 
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
@@ -87,31 +88,133 @@ async def self_test(
     *,
     solved: bool,
     edit: Callable[[Path], None] | None = None,
-    executor: Executor | None = None,
+    backend: ExecutorBackend | None = None,
     timeout_s: float | None = None,
 ) -> Verdict:
     """Materialize ``task``, apply its solution when ``solved``, then ``edit``, then judge.
 
-    ``edit`` lets a test play a cheat (edit a test, add a conftest.py) on the workspace.
+    ``edit`` lets a test play a cheat (edit a test, add a conftest.py) on the agent's
+    folder; the judge then works as in a run, in a fresh copy (host executor by default).
     """
     workspace = Path(tempfile.mkdtemp(prefix=f"garuda-selftest-{task.id}-"))
     try:
         suite.materialize(task, workspace)
-        before = snapshot(workspace, task.protected)
         if solved:
             assert task.solution is not None, f"{task.id} has no reference solution"
             apply_solution(workspace, task.solution)
         if edit is not None:
             edit(workspace)
-        return await judge(
-            task,
-            workspace,
-            before=before,
-            executor=executor or HostExecutor(),
+        judge = Judge(
+            suite=suite,
+            backend=backend or HostBackend(),
+            base_policy=lambda folder: SandboxPolicy(workspace=folder, env_allow=ENV_ALLOW),
             runner=check_runner_for(task),
             env=check_environment(),
             timeout_s=timeout_s,
         )
+        return await judge_in_copy(task, workspace, judge)
     finally:
         suite.release(task, workspace)
         shutil.rmtree(workspace, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One task run through the real CLI: its row of report.json, and what garuda printed."""
+
+    status: str
+    failure: str | None
+    suspicious: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+    row: dict = field(default_factory=dict)
+    stdout: str = ""
+    stderr: str = ""
+
+
+def play(
+    suite: str,
+    task: str,
+    agent_command: str | None,
+    *,
+    cwd: Path,
+    executor: str = "os",
+    timeout: float = 600,
+    extra: tuple[str, ...] = (),
+) -> Played:
+    """Run one task with ``--agent command`` (or the oracle when ``agent_command`` is None).
+
+    The agent command runs as a real agent's would: in the task's folder, under
+    ``--executor`` (the OS sandbox by default). Each call writes a fresh run under ``cwd``.
+    """
+    agent = (
+        ["--agent", "oracle"]
+        if agent_command is None
+        else ["--agent", "command", "--agent-command", agent_command]
+    )
+    before = set(cwd.glob(".garuda/evals/*/report.json"))
+    done = run_garuda(
+        "eval",
+        *agent,
+        "-s",
+        suite,
+        "-t",
+        task,
+        "--executor",
+        executor,
+        *extra,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    reports = sorted(set(cwd.glob(".garuda/evals/*/report.json")) - before)
+    assert len(reports) == 1, f"no report (exit {done.returncode}): {done.stderr[-2000:]}"
+    rows = json.loads(reports[0].read_text(encoding="utf-8"))["results"]
+    assert len(rows) == 1, rows
+    row = rows[0]
+    return Played(
+        status=row["status"],
+        failure=row.get("failure"),
+        suspicious=row.get("suspicious", []),
+        left_out=row.get("leftOut", []),
+        row=row,
+        stdout=done.stdout,
+        stderr=done.stderr,
+    )
+
+
+def assert_pinned(suite: Suite) -> None:
+    """The suite's pinned expected tests are what its reference solutions make pass."""
+    from garuda_evals.suites.pinning import record_expected
+
+    recorded = record_expected(suite)
+    pinned = {task.id: task.expected_tests for task in suite.tasks()}
+    assert pinned == recorded, (
+        f"expected tests of suite {suite.name} are stale: run "
+        f"`.venv/bin/python -m garuda_evals.suites.pinning {suite.name}`"
+    )
+
+
+async def check_in_place(
+    task: Task,
+    workspace: Path,
+    *,
+    runner: CheckRunner,
+    executor: Executor | None = None,
+    timeout_s: float | None = None,
+) -> Verdict:
+    """The check run in the agent's own folder, with no fresh copy, canaries or pins.
+
+    Only for control tests: it shows that a cheat the judge stops would pass a naive check.
+    """
+    from garuda_evals.judging.judge import check_outcome
+    from garuda_evals.judging.verdict import rule
+
+    plan = runner.plan(task.check.command.replace("{canaries}", ""), workspace)
+    limit = timeout_s if timeout_s is not None else task.check.timeout_s
+    result = await (executor or HostExecutor()).run(
+        plan.command, cwd=workspace, env=check_environment(), timeout_s=limit
+    )
+    evidence = runner.evidence(plan, workspace, result)
+    ruling = rule(
+        result, evidence, runner=runner, limit_s=limit, canaries=None, nonce="", expected=None
+    )
+    return Verdict(ruling.passed, ruling.reason, check_outcome(plan, result, evidence))

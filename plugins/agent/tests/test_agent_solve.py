@@ -5,11 +5,11 @@ from pathlib import Path
 import anyio
 
 from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.checks.protected import snapshot
 from garuda_evals.environment import check_environment
-from garuda_evals.executors.host import HostExecutor
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.executors.host import HostBackend
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.runner.check import judge
+from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.suites.folder import load_folder_suite
 from garuda_evals_agent.testing import Reply, Text, Think, Tokens, Use
 
@@ -76,7 +76,6 @@ def test_agent_solves_a_pytest_task_and_passes_the_check(tmp_path, fake_server, 
     workspace = tmp_path / "ws"
     workspace.mkdir()
     suite.materialize(task, workspace)
-    before = snapshot(workspace, task.protected)
     server = fake_server(SOLVE)
 
     run = run_turn(
@@ -88,16 +87,14 @@ def test_agent_solves_a_pytest_task_and_passes_the_check(tmp_path, fake_server, 
 
     assert run.error is None, run.error
     assert (run.outcome.steps, run.outcome.stop_reason) == (4, "done")
-    verdict = anyio.run(
-        lambda: judge(
-            task,
-            workspace,
-            before=before,
-            executor=HostExecutor(),
-            runner=JUnitCheckRunner("junit"),
-            env=check_environment(),
-        )
+    judge = Judge(
+        suite=suite,
+        backend=HostBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=JUnitCheckRunner("junit"),
+        env=check_environment(),
     )
+    verdict = anyio.run(lambda: judge_in_copy(task, workspace, judge))
     assert verdict.passed, verdict.reason
     assert verdict.check.tests_ran == 1
 

@@ -14,13 +14,11 @@ import anyio
 import pytest
 
 from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.checks.protected import snapshot
 from garuda_evals.environment import check_environment
-from garuda_evals.executors.host import HostExecutor
 from garuda_evals.models.task import Task
-from garuda_evals.runner.check import Verdict, judge
+from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.folder import FolderSuite
-from garuda_evals.testing import self_test
+from garuda_evals.testing import check_in_place, self_test
 from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.checks import REPORT_DIR
 
@@ -171,15 +169,11 @@ async def _judge_with_plain_junit(
     workspace = Path(tempfile.mkdtemp(prefix="garuda-plain-"))
     try:
         suite.materialize(task, workspace)
-        before = snapshot(workspace, task.protected)
         edit(workspace)
-        return await judge(
+        return await check_in_place(
             task,
             workspace,
-            before=before,
-            executor=HostExecutor(),
             runner=JUnitCheckRunner("surefire", report_dir=REPORT_DIR),
-            env=check_environment(),
             timeout_s=180,
         )
     finally:

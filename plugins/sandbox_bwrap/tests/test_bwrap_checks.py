@@ -4,28 +4,24 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import anyio
 import pytest
 
 from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.checks.protected import snapshot
-from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.environment import ENV_ALLOW
 from garuda_evals.executors.base import (
-    DEFAULT_OUTPUT_LIMIT,
-    CommandResult,
-    Executor,
-    ExecutorInfo,
     SandboxPolicy,
 )
 from garuda_evals.models.task import CheckSpec, Task
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.records import ToolchainRecord
-from garuda_evals.runner.check import Verdict, judge
-from garuda_evals.suites.base import Suite, write_files
-from garuda_evals.testing import self_test, skip_or_fail
+from garuda_evals.runner.check import Verdict
+from garuda_evals.suites.base import write_files
+from garuda_evals.testing import check_in_place, self_test, skip_or_fail
 from garuda_evals.toolchains.probe import probe_toolchain
 from garuda_evals_sandbox_bwrap import BwrapBackend
 
@@ -77,13 +73,8 @@ def check(backend: BwrapBackend, workspace: Path, files: dict[str, str], command
     async def go() -> Verdict:
         executor = backend.create(SandboxPolicy(workspace=workspace, env_allow=ENV_ALLOW))
         try:
-            return await judge(
-                task,
-                workspace,
-                before=snapshot(workspace, task.protected),
-                executor=executor,
-                runner=JUnitCheckRunner("junit"),
-                env=check_environment(),
+            return await check_in_place(
+                task, workspace, runner=JUnitCheckRunner("junit"), executor=executor
             )
         finally:
             await executor.aclose()
@@ -117,36 +108,6 @@ def test_node_test_passes_under_bwrap(backend: BwrapBackend, workspace: Path) ->
     assert verdict.check is not None and verdict.check.tests_ran == 1
 
 
-class PerWorkspace(Executor):
-    """A bwrap executor made for whichever workspace the first command runs in."""
-
-    def __init__(self, backend: BwrapBackend) -> None:
-        self.backend = backend
-        self.inner: Executor | None = None
-
-    async def run(
-        self,
-        command: str,
-        *,
-        cwd: Path,
-        env: Mapping[str, str],
-        timeout_s: float,
-        output_limit: int = DEFAULT_OUTPUT_LIMIT,
-    ) -> CommandResult:
-        if self.inner is None:
-            self.inner = self.backend.create(SandboxPolicy(workspace=cwd, env_allow=ENV_ALLOW))
-        return await self.inner.run(
-            command, cwd=cwd, env=env, timeout_s=timeout_s, output_limit=output_limit
-        )
-
-    def info(self) -> ExecutorInfo:
-        return self.backend.info()
-
-    async def aclose(self) -> None:
-        if self.inner is not None:
-            await self.inner.aclose()
-
-
 def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapBackend) -> None:
     registry = PluginRegistry()
     suites = registry.collect("garuda_suites")
@@ -169,18 +130,11 @@ def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapB
         task = suite.tasks()[0]
         if task.solution is None:
             continue
-        verdict = anyio.run(_solved, suite, task, PerWorkspace(backend))
+        verdict = anyio.run(partial(self_test, suite, task, solved=True, backend=backend))
         assert verdict.passed, (name, task.id, verdict.reason, verdict.check)
         checked.append(name)
     if not checked:
         pytest.skip("no installed suite has its toolchains here")
-
-
-async def _solved(suite: Suite, task: Task, executor: Executor) -> Verdict:
-    try:
-        return await self_test(suite, task, solved=True, executor=executor)
-    finally:
-        await executor.aclose()
 
 
 def _toolchain_ready(record: ToolchainRecord) -> bool:

@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from garuda_evals.executors.base import CommandResult
+
+if TYPE_CHECKING:
+    from garuda_evals.models.task import Task
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One test as the runner reported it. JUnit ids are ``classname::name``."""
+
+    __test__ = False
+
+    id: str
+    outcome: Outcome
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -18,14 +36,36 @@ class TestEvidence:
     tests_ran: int | None
     failed: int = 0
     detail: str = ""
+    cases: tuple[TestCase, ...] = ()
+    skipped: int = 0
 
 
 @dataclass(frozen=True)
 class CheckPlan:
-    """The command to run and where the evidence will be."""
+    """The command to run, where the evidence will be, and files to keep read-only.
+
+    ``locked`` files (inside the workspace) join the protected ones: read-only during the
+    check (for example a ``__pycache__`` file that stops Python caching bytecode beside the
+    tests, where code under test could plant some).
+    """
 
     command: str
     evidence_paths: tuple[Path, ...] = field(default_factory=tuple)
+    locked: tuple[Path, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Canaries:
+    """Tests the judge adds to every check: one must fail (with the nonce), one must pass.
+
+    ``files`` (relative path -> text) are written into the judge's folder and made
+    read-only; ``{canaries}`` in the check command becomes the quoted ``args``.
+    """
+
+    files: Mapping[str, str]
+    must_fail: str
+    must_pass: str
+    args: tuple[str, ...] = ()
 
 
 class CheckRunner(ABC):
@@ -43,7 +83,7 @@ class CheckRunner(ABC):
 
     @abstractmethod
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        """Read the runner's report after the check ran."""
+        """Read the runner's report after the check ran; fill ``cases`` with every test."""
 
     def failure_summary(self, result: CommandResult) -> str:
         """One line saying why a check that exited non-zero failed (default: its last line).
@@ -52,3 +92,20 @@ class CheckRunner(ABC):
         """
         last = result.output.strip().splitlines()[-1:] or [""]
         return last[0]
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """Canary tests for this check, or None (default: none).
+
+        Name and place them like the task's own tests, so code under test cannot tell them
+        apart by name or place; put ``nonce`` in the must-fail test's assertion message.
+        """
+        return None
+
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """One line per changed file that would alter how the runner runs or reports.
+
+        ``changed`` are the agent's new or modified files (relative paths) as copied into
+        ``workspace``, the judge's fresh copy. Any line fails the run before the check.
+        Default: nothing is refused.
+        """
+        return []

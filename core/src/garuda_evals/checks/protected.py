@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from garuda_evals.judging.files import kind, read_regular
+
 IGNORED_PARTS = frozenset({".git", "node_modules", "__pycache__", ".garuda-check", "target"})
+SNAPSHOT_FILE_LIMIT = 64 * 1024 * 1024
 
 
 def is_protected(relative: str, patterns: Iterable[str]) -> bool:
@@ -23,18 +28,44 @@ def is_protected(relative: str, patterns: Iterable[str]) -> bool:
     return False
 
 
-def snapshot(workspace: Path, patterns: Iterable[str]) -> dict[str, str]:
-    """``relative path -> sha256`` of every protected file in ``workspace``."""
-    patterns = list(patterns)
-    digests: dict[str, str] = {}
-    for path in workspace.rglob("*"):
-        relative_parts = path.relative_to(workspace).parts
-        if IGNORED_PARTS.intersection(relative_parts) or path.is_dir():
+def _walk(root: Path) -> Iterable[tuple[str, os.stat_result]]:
+    """Every entry below ``root`` (links and ignored folders not entered), with its lstat."""
+    pending = [(root, "")]
+    while pending:
+        folder, prefix = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
             continue
-        relative = "/".join(relative_parts)
-        if is_protected(relative, patterns):
-            digests[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return digests
+        for entry in entries:
+            relative = f"{prefix}{entry.name}"
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                if entry.name not in IGNORED_PARTS:
+                    pending.append((Path(entry.path), f"{relative}/"))
+                continue
+            yield relative, info
+
+
+def digest(path: Path, mode: int) -> str:
+    """sha256 of a regular file; a link, FIFO or device is described, never opened."""
+    if not stat.S_ISREG(mode):
+        return f"({kind(mode)})"
+    data = read_regular(path, SNAPSHOT_FILE_LIMIT)
+    return hashlib.sha256(data).hexdigest() if data is not None else "(unreadable)"
+
+
+def snapshot(workspace: Path, patterns: Iterable[str]) -> dict[str, str]:
+    """``relative path -> sha256`` of every protected file in ``workspace``.
+
+    Links, FIFOs and devices at protected paths are recorded by kind, never followed or read.
+    """
+    patterns = list(patterns)
+    return {
+        relative: digest(workspace / relative, info.st_mode)
+        for relative, info in _walk(workspace)
+        if is_protected(relative, patterns)
+    }
 
 
 def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:

@@ -48,6 +48,12 @@ class TaskResult(Model):
     transcript: str | None = None
     workspace: str | None = None
     notices: list[str] = Field(default_factory=list)
+    left_out: list[str] = Field(
+        default_factory=list, description="agent files not judged, each 'path: why'"
+    )
+    suspicious: list[str] = Field(
+        default_factory=list, description="lines of the change that touch test-runner internals"
+    )
 
     @property
     def passed(self) -> bool:

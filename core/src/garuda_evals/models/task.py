@@ -39,4 +39,8 @@ class Task(Model):
     protected: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
     requires: list[str] = Field(default_factory=list)
     solution: Solution | None = None
+    expected_tests: list[str] | None = Field(
+        default=None,
+        description="test ids that must pass (None: not pinned; see garuda_evals.suites.pinning)",
+    )
     metadata: dict[str, str] = Field(default_factory=dict)

@@ -77,6 +77,33 @@ def mean_line(mean: TaskMean) -> str:
     )
 
 
+def _tag(result: TaskResult, repeats: bool) -> str:
+    return f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
+
+
+def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
+    """Runs whose change touches test-runner internals, and files the judge left out."""
+    lines: list[str] = []
+    suspicious = [r for r in results if r.suspicious]
+    if suspicious:
+        lines += [
+            "",
+            "suspicious (the change reaches into the test runner; read it before trusting):",
+        ]
+        for result in suspicious:
+            shown = "; ".join(result.suspicious[:3])
+            more = f" (+{len(result.suspicious) - 3} more)" if len(result.suspicious) > 3 else ""
+            lines.append(f"  {result.status.value} {_tag(result, repeats)}: {shown}{more}"[:160])
+    left_out = [r for r in results if r.left_out]
+    if left_out:
+        lines += ["", "not judged (files of the agent's folder the judge left out):"]
+        for result in left_out:
+            shown = "; ".join(result.left_out[:3])
+            more = f" (+{len(result.left_out) - 3} more)" if len(result.left_out) > 3 else ""
+            lines.append(f"  {_tag(result, repeats)}: {shown}{more}"[:160])
+    return lines
+
+
 class TableFormatter(ReportFormatter):
     """The default terminal report."""
 
@@ -93,8 +120,9 @@ class TableFormatter(ReportFormatter):
         if failures:
             lines.append("")
             for result in failures:
-                tag = f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
+                tag = _tag(result, repeats)
                 lines.append(f"{result.status.value} {tag}: {result.failure[:REASON_WIDTH]}")
+        lines += _notes(report.results, repeats)
         if repeats and report.tasks:
             lines += ["", "means per task (error runs left out):"]
             lines += [mean_line(mean) for mean in report.tasks]

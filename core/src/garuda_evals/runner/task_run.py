@@ -1,4 +1,4 @@
-"""Run one task once: scratch folder, snapshot, agent turn, check, result row."""
+"""Run one task once: scratch folder, agent turn, judge in a fresh copy, result row."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ import anyio
 
 from garuda_evals.agents.base import Agent, AgentTurn, Progress
 from garuda_evals.checks.base import CheckRunner
-from garuda_evals.checks.protected import snapshot
 from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.runner.check import judge
+from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.selection import Selected
 
 
@@ -84,7 +83,6 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
     )
     try:
         suite.materialize(task, workspace)
-        before = snapshot(workspace, task.protected)
         executor = context.backend.create(suite.policy(task, _base_policy(workspace, context)))
         env = check_environment()
         turn = AgentTurn(
@@ -114,17 +112,20 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
         row.notices = outcome.notices
-        verdict = await judge(
-            task,
-            workspace,
-            before=before,
-            executor=executor,
+        with anyio.CancelScope(shield=True):
+            await executor.aclose()
+        judge = Judge(
+            suite=suite,
+            backend=context.backend,
+            base_policy=lambda folder: _base_policy(folder, context),
             runner=context.runners[task.check.runner],
             env=env,
         )
+        verdict = await judge_in_copy(task, workspace, judge)
         row.status = Status.PASS if verdict.passed else Status.FAIL
         row.failure, row.check = verdict.reason, verdict.check
         row.protected_changes = verdict.protected_changes
+        row.left_out, row.suspicious = verdict.left_out, verdict.suspicious
         return row
     except Exception as error:
         row.status, row.stop_reason = Status.ERR, "error"

@@ -25,6 +25,7 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
+from garuda_evals.suites.pinning import apply_pins
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -117,7 +118,8 @@ class FolderSuite(Suite):
             folders = sorted(p.parent for p in self.root.glob(f"*/{TASK_FILE}"))
             if not folders:
                 raise FileFormatError(f"{self.root}: no task folders (each needs a {TASK_FILE})")
-            self._tasks = [load_task(folder, self.manifest, shared) for folder in folders]
+            tasks = [load_task(folder, self.manifest, shared) for folder in folders]
+            self._tasks = apply_pins(self.root, tasks)
             ids = [task.id for task in self._tasks]
             duplicate = next((i for i in ids if ids.count(i) > 1), None)
             if duplicate:

@@ -1,0 +1,1 @@
+"""The judge: a fresh copy of the task, the agent's change read safely, and the verdict rules."""
