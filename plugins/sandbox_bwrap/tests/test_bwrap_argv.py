@@ -216,3 +216,23 @@ def test_a_project_inside_the_home_runs_under_bwrap(tmp_path: Path) -> None:
     code, output = anyio.run(run)
     assert (work / "out.txt").read_text() == "ok\n", output
     assert code != 0 and "No such file" in output
+
+
+def test_a_shown_environment_brings_its_interpreter_but_not_one_in_the_workspace(
+    tmp_path: Path,
+) -> None:
+    base = tmp_path / "pythons" / "3.12"
+    (base / "bin").mkdir(parents=True)
+    linked = tmp_path / "checkout" / ".venv"
+    linked.mkdir(parents=True)
+    (linked / "pyvenv.cfg").write_text(f"home = {base / 'bin'}\n")
+    work = tmp_path / "work"
+    (work / ".venv").mkdir(parents=True)
+    secret = tmp_path / "secret" / "x"
+    (secret / "bin").mkdir(parents=True)
+    (work / ".venv" / "pyvenv.cfg").write_text(f"home = {secret / 'bin'}\n")
+    policy = SandboxPolicy(workspace=work, read_only=(linked,))
+    env = {"PATH": f"{work / '.venv' / 'bin'}:/usr/bin"}
+    view = plan_layout(policy, env, tmp_path / "t").view
+    assert linked in view.shown and base in view.shown
+    assert not any("secret" in str(path) for path in view.shown)

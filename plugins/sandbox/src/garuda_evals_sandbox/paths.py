@@ -57,7 +57,7 @@ def homes(env: Mapping[str, str]) -> list[Path]:
     return found
 
 
-def _venv_base(venv: Path) -> Path | None:
+def venv_base(venv: Path) -> Path | None:
     """The interpreter prefix a virtual environment was made from (``home`` in pyvenv.cfg)."""
     try:
         lines = (venv / "pyvenv.cfg").read_text(encoding="utf-8").splitlines()
@@ -90,7 +90,7 @@ def python_prefixes(env: Mapping[str, str]) -> list[Path]:
     venv = env.get("VIRTUAL_ENV")
     if venv:
         found.append(canonical(venv))
-        base = _venv_base(canonical(venv))
+        base = venv_base(canonical(venv))
         if base is not None:
             found.append(base)
     return list(dict.fromkeys(found))

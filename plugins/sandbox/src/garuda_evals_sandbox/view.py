@@ -27,6 +27,7 @@ from garuda_evals_sandbox.paths import (
     is_within,
     python_prefixes,
     toolchain_candidates,
+    venv_base,
 )
 
 VENV_MARKER = "pyvenv.cfg"
@@ -97,6 +98,14 @@ def plan_view(policy: SandboxPolicy, env: Mapping[str, str]) -> View:
     protected = _protected(policy.read_only, workspace)
     extra = [canonical(p) for p in policy.read_only if not _inside_workspace(p, workspace)]
     candidates = [*toolchain_candidates(env, hiding), *extra]
+    # A shown virtual environment (a repo task's linked .venv) needs its interpreter too;
+    # never one inside the workspace, whose pyvenv.cfg the agent could write.
+    venvs = [
+        path
+        for path in candidates
+        if not is_within(path, workspace) and (path / VENV_MARKER).is_file()
+    ]
+    candidates += [base for base in map(venv_base, venvs) if base is not None]
     shown = [
         path
         for path in dict.fromkeys(candidates)
@@ -105,7 +114,6 @@ def plan_view(policy: SandboxPolicy, env: Mapping[str, str]) -> View:
         and not in_system(path)
         and not is_within(path, workspace)
     ]
-    venvs = [path for path in shown if (path / VENV_MARKER).is_file()]
     installed = plugin_folders(dict.fromkeys([*python_prefixes(env), *venvs]))
     roots = [canonical(root) for root in system_roots()] + shown
     inside = [
