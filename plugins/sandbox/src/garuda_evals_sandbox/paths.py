@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -26,13 +27,19 @@ def canonical(path: Path | str) -> Path:
 
 
 def is_within(path: Path, root: Path) -> bool:
-    """True when ``path`` is ``root`` or lies under it."""
-    return path == root or root in path.parents
+    """True when ``path`` is ``root`` or lies under it (both absolute and normalised)."""
+    inner, outer = str(path), str(root)
+    return inner == outer or inner.startswith(outer.rstrip("/") + "/")
+
+
+@functools.lru_cache(maxsize=1)
+def _system_roots() -> tuple[Path, ...]:
+    return tuple(canonical(root) for root in SYSTEM_ROOTS)
 
 
 def in_system(path: Path) -> bool:
     """True when ``path`` lies in a system folder every command sees anyway."""
-    return any(is_within(path, canonical(root)) for root in SYSTEM_ROOTS)
+    return any(is_within(path, root) for root in _system_roots())
 
 
 def can_hide(path: Path) -> bool:

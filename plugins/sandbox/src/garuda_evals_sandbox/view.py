@@ -31,6 +31,9 @@ from garuda_evals_sandbox.paths import (
 )
 
 VENV_MARKER = "pyvenv.cfg"
+# /etc files that are often links out of the system folders (systemd-resolved's resolv.conf
+# lives in /run): their targets are shown so name lookups and the time zone keep working.
+ETC_LINKS = ("/etc/resolv.conf", "/etc/hosts", "/etc/localtime")
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def plan_view(policy: SandboxPolicy, env: Mapping[str, str]) -> View:
     hiding = [SYSTEM_TMP, *home_dirs, *hidden_dirs]
     protected = _protected(policy.read_only, workspace)
     extra = [canonical(p) for p in policy.read_only if not _inside_workspace(p, workspace)]
-    candidates = [*toolchain_candidates(env, hiding), *extra]
+    candidates = [*toolchain_candidates(env, hiding), *extra, *map(canonical, ETC_LINKS)]
     # A shown virtual environment (a repo task's linked .venv) needs its interpreter too;
     # never one inside the workspace, whose pyvenv.cfg the agent could write.
     venvs = [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
-from garuda_evals_sandbox.paths import SYSTEM_TMP, canonical
+from garuda_evals_sandbox.paths import SYSTEM_TMP, canonical, is_within
 from garuda_evals_sandbox.view import View, plan_view
 
 SHELL = "/bin/bash"
@@ -49,7 +49,7 @@ def _anchors(view: View) -> list[Path]:
     """
     found: list[Path] = []
     for path in view.protected:
-        found += [p for p in path.parents if view.workspace in p.parents]
+        found += [p for p in path.parents if p != view.workspace and is_within(p, view.workspace)]
     return list(dict.fromkeys(found))
 
 
