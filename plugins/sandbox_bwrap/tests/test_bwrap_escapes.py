@@ -245,7 +245,14 @@ def test_the_environment_is_exactly_what_the_caller_passes(
 def test_info_names_what_it_denies(executor: Executor) -> None:
     info = executor.info()
     assert (info.name, info.kind) == ("bwrap", "os")
-    for denied in ("network", "unix sockets", "writes outside the folder", "home secrets"):
+    for denied in (
+        "network",
+        "unix sockets",
+        "writes outside the folder",
+        "home secrets",
+        "reads outside the allow-list",
+        "installed suite data",
+    ):
         assert denied in info.denies
     assert "hidden paths" in info.denies
 
