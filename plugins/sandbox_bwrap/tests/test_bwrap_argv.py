@@ -125,8 +125,10 @@ def test_protected_paths_are_bound_read_only_after_the_workspace(tmp_path: Path)
     assert joined.index(f"--bind {work} {work}") < joined.index(f"--ro-bind-try {work}/pom.xml")
     # Their folders are bound onto themselves (writable) so they cannot be moved away.
     for folder in (work / "src", work / "src" / "test"):
-        assert joined.index(f"--bind {work} {work}") < joined.index(f"--bind {folder} {folder}")
-        assert joined.index(f"--bind {folder} {folder}") < joined.index(f"--ro-bind-try {test}")
+        anchor = joined.index(f"--bind-try {folder} {folder}")
+        assert (
+            joined.index(f"--bind {work} {work}") < anchor < joined.index(f"--ro-bind-try {test}")
+        )
     assert joined.count(f"--bind {work} {work} ") == 1
 
 

@@ -14,7 +14,7 @@ from garuda_evals_sandbox.view import View, plan_view
 
 SHELL = "/bin/bash"
 NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts")
-# At one path, later mounts win: shown < workspace < emptied < anchors < protected.
+# At one path, later mounts win: shown < workspace < emptied/blanked < anchors < protected.
 SHOWN, WORKSPACE, EMPTIED, BLANKED, ANCHOR, PROTECTED = range(6)
 
 
@@ -70,7 +70,7 @@ def _mounts(view: View) -> list[str]:
     ops += [(path, SHOWN, ["--ro-bind-try"]) for path in view.shown]
     ops += [(path, EMPTIED, ["--tmpfs"]) for path in view.emptied]
     ops += [(path, BLANKED, ["--ro-bind-try", "/dev/null"]) for path in view.blanked]
-    ops += [(path, ANCHOR, ["--bind"]) for path in _anchors(view)]
+    ops += [(path, ANCHOR, ["--bind-try"]) for path in _anchors(view)]
     ops += [(path, PROTECTED, ["--ro-bind-try"]) for path in view.protected]
     args: list[str] = []
     for path, rank, flags in sorted(ops, key=lambda op: (len(op[0].parts), op[1], str(op[0]))):
