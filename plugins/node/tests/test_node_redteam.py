@@ -406,10 +406,8 @@ def played(node, bwrap) -> dict[str, Played]:
         return dict(pool.map(lambda job: _play(*job), jobs))
 
 
-OPEN = {
-    "copy_the_reference_solution": "the sandbox still shows other copies of the suite's data "
-    "(uv's cache, other checkouts): issue class 5, fixed by the allow-list sandbox",
-}
+OPEN: dict[str, str] = {}
+"""Cheats that still pass, with why (none: the allow-list sandbox closed the last one)."""
 
 
 @pytest.mark.parametrize(
