@@ -106,9 +106,12 @@ PROTECTED = "protected files changed:"
 CHEATS: dict[str, tuple[Callable[[Path], None], str]] = {
     "edited test": (_edit_test, f"{PROTECTED} changed {TEST_FILE}"),
     "deleted test": (_delete_test, f"{PROTECTED} deleted {TEST_FILE}"),
-    ".mvn/maven.config -DskipTests": (_skip_tests_config, "check exited 1: no output"),
+    ".mvn/maven.config -DskipTests": (
+        _skip_tests_config,
+        "refused: .mvn/maven.config would configure Maven",
+    ),
     "pom.xml ignores failures": (_ignore_failures_in_pom, f"{PROTECTED} changed pom.xml"),
-    "stale weak test class": (_stale_test_class, "check exited 1: Tests run: 14, Failures: 5"),
+    "stale weak test class": (_stale_test_class, "check exited 1: 6 failed: "),
     "own org.junit Assertions": (_shadow_junit, f"{PROTECTED} added src/main/java/org/junit/"),
     "junit-platform.properties": (_junit_properties, f"{PROTECTED} added src/main/resources/"),
 }
@@ -133,10 +136,10 @@ def test_cheats_fail_with_their_reason(java_suite: FolderSuite, maven: Toolchain
         verdict = verdicts[name]
         assert not verdict.passed, f"cheat passed: {name}"
         assert verdict.reason is not None and verdict.reason.startswith(reason), (name, verdict)
-    skip = verdicts[".mvn/maven.config -DskipTests"].check
-    assert skip is not None and skip.tests_ran is None and skip.output_tail == ""
+    assert verdicts[".mvn/maven.config -DskipTests"].check is None
     stale = verdicts["stale weak test class"].check
-    assert stale is not None and stale.tests_ran == 14 and stale.tests_failed > 0
+    # The task's 14 tests and the judge's two canaries ran: 5 failures, 1 error, 1 canary.
+    assert stale is not None and stale.tests_ran == 16 and stale.tests_failed == 7
 
 
 def test_maven_config_above_the_workspace_is_refused(

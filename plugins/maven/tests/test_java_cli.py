@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -52,7 +53,8 @@ def test_oracle_passes_all_five(tmp_path: Path, maven: ToolchainStatus) -> None:
     assert report["toolchains"]["maven"] == {"version": maven.version, **maven.versions}
     for result in report["results"]:
         assert result["check"]["command"] == "test ! -e .mvn && mvn -B -q -o test"
-        assert result["check"]["testsRan"] >= 6 and result["check"]["testsFailed"] == 0
+        # The one failure is the judge's must-fail canary.
+        assert result["check"]["testsRan"] >= 8 and result["check"]["testsFailed"] == 1
 
 
 def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainStatus) -> None:
@@ -64,9 +66,8 @@ def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainSta
     for result in report["results"]:
         assert result["status"] == "FAIL"
         assert result["protectedChanges"] == []
-        assert result["failure"].startswith(
-            ("check exited 1: Tests run: ", "check exited 1: compilation error: ")
-        ), result["failure"]
+        failure = result["failure"]
+        assert re.match(r"check exited 1: (\d+ failed: |compilation error: )", failure), failure
 
 
 def test_list_shows_the_suite_and_the_versions(tmp_path: Path, maven: ToolchainStatus) -> None:

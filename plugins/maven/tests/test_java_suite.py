@@ -1,4 +1,5 @@
-"""Every java task fails as shipped and passes with its reference solution."""
+"""Every java task fails as shipped and passes with its reference solution, and the tests
+its solution makes pass are the ones pinned in expected-tests.json."""
 
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ TASK_IDS = [
 ]
 CHECK = "test ! -e .mvn && mvn -B -q -o test"
 SELF_TEST_LIMIT_S = 180.0
+REPIN = "run `.venv/bin/python -m garuda_evals.suites.pinning java`"
 SHIPPED_REASONS = {
-    "lru-cache": "Tests run: 11, Failures: 1, Errors: 10, Skipped: 0; first: ",
-    "money-equals": "Tests run: 14, Failures: 10, Errors: 0, Skipped: 0; first: ",
-    "paginator-boundary": "Tests run: 14, Failures: 5, Errors: 1, Skipped: 0; first: ",
+    "lru-cache": "11 failed: com.example.cache.LruCacheTest::",
+    "money-equals": "10 failed: com.example.money.MoneyTest::",
+    "paginator-boundary": "6 failed: com.example.paging.PaginatorTest::",
     "rename-across-classes": "compilation error: ShippingCostCalculatorTest.java:",
-    "stream-report": "Tests run: 6, Failures: 2, Errors: 3, Skipped: 0; first: ",
+    "stream-report": "5 failed: com.example.sales.SalesReportTest::",
 }
 
 
@@ -83,3 +85,6 @@ def test_every_task_fails_as_shipped_and_passes_solved(
         assert not (shipped.check.timed_out or (solved.check and solved.check.timed_out)), task_id
         assert solved.passed, f"{task_id} solved: {solved.reason}\n{solved.check}"
         assert solved.check is not None and (solved.check.tests_ran or 0) >= 2, task_id
+        task = next(task for task in java_suite.tasks() if task.id == task_id)
+        assert task.expected_tests is not None, f"{task_id}: not pinned ({REPIN})"
+        assert sorted(solved.passed_tests) == task.expected_tests, f"{task_id}: stale ({REPIN})"

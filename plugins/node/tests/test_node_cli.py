@@ -45,7 +45,7 @@ def test_node_noop_fails_every_task_with_a_reason(node, tmp_path: Path) -> None:
         assert result["failure"].startswith("check exited 1: "), result["failure"]
         assert result["protectedChanges"] == []
     reasons = {(r["suite"], r["task"]): r["failure"] for r in report["results"]}
-    assert "failing: 3 x $19.99 to California" in reasons[("hard", "rounding")]
+    assert "test/hard/rounding.test.js::3 x $19.99 to California" in reasons[("hard", "rounding")]
     assert "the old name getUsrNm is still used" in reasons[("basic", "rename")]
     assert "dead code left" in reasons[("hard", "unused")]
 

@@ -49,3 +49,14 @@ def test_hard_task_passes_with_reference_solution(verdicts, task_id: str) -> Non
     verdict = verdicts[(task_id, True, "none")]
     assert verdict.passed, f"{verdict.reason}\n{verdict.check.output_tail if verdict.check else ''}"
     assert verdict.check is not None and verdict.check.tests_ran and verdict.check.tests_ran >= 150
+
+
+@pytest.mark.parametrize("task_id", HARD_IDS)
+def test_pinned_tests_are_what_the_reference_solution_passes(verdicts, task_id: str) -> None:
+    """expected-tests.json is current (regenerate: python -m garuda_evals.suites.pinning)."""
+    task = next(task for task in load_hard().tasks() if task.id == task_id)
+    assert task.expected_tests, f"{task_id} has no pinned tests"
+    verdict = verdicts[(task_id, True, "none")]
+    assert sorted(verdict.passed_tests) == task.expected_tests, (
+        "stale pins: run .venv/bin/python -m garuda_evals.suites.pinning basic hard"
+    )

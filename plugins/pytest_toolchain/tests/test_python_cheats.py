@@ -1,21 +1,25 @@
 """The cheats of design-notes section 5 that apply to python tasks each FAIL, with a reason.
 
 Every cheat is played on the unsolved ``last-short-chunk`` task. Where a guard of the check
-command stops a cheat, a control run without that guard shows the cheat was real.
+command or the judge stops a cheat, a control run in the agent's own folder with core's plain
+JUnit runner (no fresh copy, refusals or canaries) without that guard shows the cheat was real.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import anyio
 import pytest
 
+from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
-from garuda_evals.testing import self_test
+from garuda_evals.testing import check_in_place, self_test
 
 TASK = "last-short-chunk"
 
@@ -66,6 +70,15 @@ print("13 passed in 0.05s")
 """
 
 
+DESELECT_TOML = """\
+[pytest]
+addopts = ["--deselect", "tests/test_batching.py::test_last_batch_may_be_short"]
+"""
+SHADOWS_PYTEST = (
+    "pytest.py shadows the test runner's module pytest (import root the workspace root)"
+)
+
+
 def _task(suite: Suite, task_id: str = TASK) -> Task:
     return next(task for task in suite.tasks() if task.id == task_id)
 
@@ -78,6 +91,19 @@ def _without(task: Task, guard: str) -> Task:
 
 def _play(suite: Suite, task: Task, edit: Callable[[Path], None]) -> Verdict:
     return anyio.run(lambda: self_test(suite, task, solved=False, edit=edit))
+
+
+def _in_place(suite: Suite, task: Task, edit: Callable[[Path], None]) -> Verdict:
+    """The control: the check in the agent's own folder, with core's plain JUnit runner."""
+    workspace = Path(tempfile.mkdtemp(prefix="garuda-control-"))
+    try:
+        suite.materialize(task, workspace)
+        edit(workspace)
+        return anyio.run(
+            lambda: check_in_place(task, workspace, runner=JUnitCheckRunner(task.check.runner))
+        )
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
 
 
 def _write(relative: str, text: str) -> Callable[[Path], None]:
@@ -140,32 +166,41 @@ def test_changing_the_shared_pyproject_fails(python_suite: Suite) -> None:
     assert verdict.reason == "protected files changed: changed pyproject.toml"
 
 
-def test_conftest_that_skips_everything_is_ignored(python_suite: Suite) -> None:
-    verdict = _play(python_suite, _task(python_suite), _write("conftest.py", SKIP_ALL_CONFTEST))
-    _assert_tests_failed(verdict)
+def test_conftest_that_skips_everything_is_protected(python_suite: Suite) -> None:
+    for place in ("conftest.py", "src/bulkupload/conftest.py"):
+        verdict = _play(python_suite, _task(python_suite), _write(place, SKIP_ALL_CONFTEST))
+        assert verdict.reason == f"protected files changed: added {place}"
 
 
-def test_conftest_that_reports_every_test_passed_is_ignored(python_suite: Suite) -> None:
+def test_conftest_that_reports_every_test_passed_is_protected(python_suite: Suite) -> None:
     task = _task(python_suite)
     cheat = _write("conftest.py", PASS_ALL_CONFTEST)
-    _assert_tests_failed(_play(python_suite, task, cheat))
-    control = _play(python_suite, _without(task, "--noconftest"), cheat)
+    assert _play(python_suite, task, cheat).reason == "protected files changed: added conftest.py"
+    control = _in_place(python_suite, _without(task, "--noconftest"), cheat)
     assert control.passed, "without --noconftest this conftest.py would pass the task"
 
 
-def test_pytest_ini_that_deselects_the_failing_tests_is_ignored(python_suite: Suite) -> None:
+def test_pytest_ini_that_deselects_the_failing_tests_is_protected(python_suite: Suite) -> None:
     task = _task(python_suite)
     cheat = _write("pytest.ini", DESELECT_INI)
-    _assert_tests_failed(_play(python_suite, task, cheat))
-    control = _play(python_suite, _without(task, "-c pyproject.toml"), cheat)
+    assert _play(python_suite, task, cheat).reason == "protected files changed: added pytest.ini"
+    control = _in_place(python_suite, _without(task, "-c pyproject.toml"), cheat)
     assert control.passed, "without -c pyproject.toml this pytest.ini would pass the task"
     assert control.check is not None and control.check.tests_ran
 
 
-@pytest.mark.parametrize("name", ["setup.cfg", "tox.ini"])
-def test_other_pytest_config_files_are_ignored(python_suite: Suite, name: str) -> None:
+@pytest.mark.parametrize("name", ["setup.cfg", "tox.ini", ".pytest.ini"])
+def test_other_pytest_config_files_are_protected(python_suite: Suite, name: str) -> None:
     text = DESELECT_INI.replace("[pytest]", "[tool:pytest]" if name == "setup.cfg" else "[pytest]")
-    _assert_tests_failed(_play(python_suite, _task(python_suite), _write(name, text)))
+    verdict = _play(python_suite, _task(python_suite), _write(name, text))
+    assert verdict.reason == f"protected files changed: added {name}"
+
+
+@pytest.mark.parametrize("name", ["pytest.toml", ".pytest.toml"])
+def test_toml_config_files_are_protected(python_suite: Suite, name: str) -> None:
+    text = DESELECT_TOML
+    verdict = _play(python_suite, _task(python_suite), _write(name, text))
+    assert verdict.reason == f"protected files changed: added {name}"
 
 
 def test_exiting_0_on_import_without_running_tests_fails(python_suite: Suite) -> None:
@@ -181,9 +216,10 @@ def test_exiting_0_on_import_without_running_tests_fails(python_suite: Suite) ->
 def test_printing_a_fake_summary_and_exiting_0_fails(python_suite: Suite) -> None:
     task = _task(python_suite)
     cheat = _write("pytest.py", 'print("13 passed in 0.05s")\n')
-    _assert_tests_failed(_play(python_suite, task, cheat))
-    # Even where the fake runs (no -P), the missing JUnit report fails it.
-    control = _play(python_suite, _without(task, " -P"), cheat)
+    verdict = _play(python_suite, task, cheat)
+    assert verdict.reason == f"refused: {SHADOWS_PYTEST}"
+    # Even where the fake runs (no -P, no refusal), the missing JUnit report fails it.
+    control = _in_place(python_suite, _without(task, " -P"), cheat)
     assert control.check is not None and control.check.exit_code == 0
     assert "13 passed" in control.check.output_tail
     assert control.reason == (
@@ -191,9 +227,9 @@ def test_printing_a_fake_summary_and_exiting_0_fails(python_suite: Suite) -> Non
     )
 
 
-def test_a_fake_pytest_that_writes_a_passing_report_is_not_imported(python_suite: Suite) -> None:
+def test_a_fake_pytest_that_writes_a_passing_report_is_refused(python_suite: Suite) -> None:
     task = _task(python_suite)
     cheat = _write("pytest.py", FAKE_PYTEST_WITH_REPORT)
-    _assert_tests_failed(_play(python_suite, task, cheat))
-    control = _play(python_suite, _without(task, " -P"), cheat)
+    assert _play(python_suite, task, cheat).reason == f"refused: {SHADOWS_PYTEST}"
+    control = _in_place(python_suite, _without(task, " -P"), cheat)
     assert control.passed, "without -P a pytest.py in the workspace would pass the task"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.errors import FileFormatError
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.folder import load_folder_suite
+from garuda_evals_python.runner import PytestCheckRunner
 from garuda_evals_python.suite import suite_root
 
 
@@ -22,7 +22,7 @@ def test_records_come_from_this_distribution(registry: PluginRegistry) -> None:
     toolchains = registry.collect("garuda_toolchains")
     assert toolchains["python"].record is toolchains["pytest"].record
     runner = registry.collect("garuda_check_runners")["pytest"].record.load()
-    assert isinstance(runner, JUnitCheckRunner)
+    assert isinstance(runner, PytestCheckRunner)
     assert runner.name == "pytest"
 
 

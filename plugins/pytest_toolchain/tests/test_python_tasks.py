@@ -1,4 +1,5 @@
-"""Every python task's check fails as shipped and passes with its reference solution."""
+"""Every python task's check fails as shipped and passes with its reference solution, and
+the tests its solution makes pass are the ones pinned in expected-tests.json."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
 from garuda_evals.testing import self_test
+
+REPIN = "run `.venv/bin/python -m garuda_evals.suites.pinning python`"
 
 
 async def _verdicts(suite: Suite) -> dict[tuple[str, bool], Verdict]:
@@ -37,4 +40,6 @@ def test_each_check_fails_as_shipped_and_passes_when_solved(python_suite: Suite)
             problems.append(f"{task.id}: fails when solved: {solved.reason}\n{tail}")
         elif not solved.check or not solved.check.tests_ran or solved.check.tests_ran < 5:
             problems.append(f"{task.id}: too few tests ran when solved: {solved.check}")
+        if task.expected_tests is None or sorted(solved.passed_tests) != task.expected_tests:
+            problems.append(f"{task.id}: pinned tests are stale: {REPIN}")
     assert not problems, "\n".join(problems)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,7 @@ def test_scoped_proof_per_runner(command: str, script: str | None, proof: str) -
 def test_check_calls_the_runner_directly() -> None:
     npm = classify("npm run unit", json.dumps({"scripts": {"unit": "jest"}}))
     assert npm.check(["a.test.js"]) == (
-        "node_modules/.bin/jest --ci --json '--outputFile={junit}' a.test.js",
+        "node_modules/.bin/jest --ci --json '--outputFile={junit}' a.test.js {canaries}",
         "repo-jest-json",
     )
     pytest_tc = classify("uv run pytest -x", None)
@@ -86,10 +87,22 @@ def test_check_calls_the_runner_directly() -> None:
         "tests/test_a.py"
     ]
     assert pytest_tc.check(["tests/test_a.py"]) == (
-        "uv run pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py",
-        "junit",
+        "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 uv run pytest -p no:cacheprovider "
+        "--continue-on-collection-errors '--junitxml={junit}' tests/test_a.py {canaries}",
+        "repo-pytest",
     )
-    assert "conftest.py" in pytest_tc.config_files()
+    module = replace(classify(".venv/bin/python -m pytest", None), plugins=("anyio", "timeout"))
+    assert module.check(["tests/test_a.py"])[0] == (
+        "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 .venv/bin/python -P -m pytest "
+        "-p no:cacheprovider -p anyio -p timeout --continue-on-collection-errors "
+        "'--junitxml={junit}' tests/test_a.py {canaries}"
+    )
+    assert module.proof(["tests/test_a.py"]) == (
+        ".venv/bin/python -m pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py"
+    )
+    assert {"conftest.py", "pytest.toml", ".pytest.toml", ".pytest.ini"} <= set(
+        pytest_tc.config_files()
+    )
     custom = classify("./run-tests --xml {junit} {files}", None)
     assert custom.check(["t/x.sh"]) == ("./run-tests --xml {junit} t/x.sh", "junit")
 
@@ -119,6 +132,8 @@ def test_file_classes() -> None:
     assert is_test_path("tests/helpers.py") and is_test_path("src/a.test.ts")
     assert is_test_path("pkg/__tests__/x.js") and is_test_path("test_a.py")
     assert not is_test_path("src/testing.py") and not is_test_path("latest/a.py")
+    assert is_test_path("conftest.py") and is_test_path("pkg/.pytest.ini")
+    assert is_test_path("pytest.toml") and is_test_path("tox.ini")
     assert is_doc_path("docs/x.py") and is_doc_path("CHANGES.rst") and not is_doc_path("a.py")
 
 

@@ -50,10 +50,12 @@ def test_jest_mined_with_its_json_report(mined_jest: Any) -> None:
     assert [t["commit"] for t in saved["tasks"]] == [mined_jest.shas["km"]]
     task = saved["tasks"][0]
     assert task["checkCommand"] == (
-        "node_modules/.bin/jest --ci --json '--outputFile={junit}' __tests__/units.test.js"
+        "node_modules/.bin/jest --ci --json '--outputFile={junit}' __tests__/units.test.js "
+        "{canaries}"
     )
     assert task["checkRunner"] == "repo-jest-json"
     assert task["failToPass"] == ["metres to km"]
+    assert task["expectedTests"] == ["metres to km"]
     assert "jest.config.js" in task["protected"] and "package.json" in task["protected"]
     assert mined_jest.repo.state() == mined_jest.before
 
@@ -63,5 +65,8 @@ def test_jest_oracle_passes_and_unsolved_fails(mined_jest: Any) -> None:
     task = suite.tasks()[0]
     solved = anyio.run(lambda: self_test(suite, task, solved=True))
     assert solved.passed, (solved.reason, solved.check)
-    assert solved.check is not None and solved.check.evidence == "1 ran, 0 failed, 0 skipped"
+    # The task's test, again in the canary file (which loads it first), and two canaries ran;
+    # the must-fail one failed as planted.
+    assert solved.check is not None and solved.check.evidence == "4 ran, 1 failed, 0 skipped"
+    assert set(solved.passed_tests) == {"metres to km"}
     assert not anyio.run(lambda: self_test(suite, task, solved=False)).passed

@@ -47,9 +47,10 @@ def test_node_check_calls_the_runner_directly(mined_node: Any) -> None:
     mean = saved["tasks"][0]
     assert mean["checkCommand"].startswith("node --test ")
     assert "--test-reporter=junit" in mean["checkCommand"]
-    assert mean["checkCommand"].endswith(" test/mean.test.js")
-    assert mean["checkRunner"] == "junit"
+    assert mean["checkCommand"].endswith(" test/mean.test.js {canaries}")
+    assert mean["checkRunner"] == "repo-node-test"
     assert mean["failToPass"] == ["test::mean"]
+    assert mean["expectedTests"] == ["test::mean"]
     assert mean["protected"] == ["test/mean.test.js", "package.json"]
     release = saved["tasks"][1]
     assert release["protected"] == ["test/min.test.js"], "the commit changes package.json"

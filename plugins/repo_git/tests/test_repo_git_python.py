@@ -74,6 +74,11 @@ def test_saved_task_shape(mined_python: Any) -> None:
     assert power["deletedTests"] == ["tests/test_legacy.py"]
     assert list(power["testFiles"]) == ["tests/test_power.py"]
     assert power["failToPass"] == ["tests.test_power::test_power"]
+    assert power["expectedTests"] == ["tests.test_power::test_power"]
+    negate = next(t for t in saved["tasks"] if t["commit"] == mined_python.shas["negate"])
+    assert negate["failToPass"] == ["tests.test_calc::test_negate"]
+    assert negate["expectedTests"] == ["tests.test_calc::test_add", "tests.test_calc::test_negate"]
+    assert saved["version"] == 2
     assert "--junitxml={junit}" in power["checkCommand"]
     assert "tests/test_power.py" in power["checkCommand"]
     assert {"tests/test_power.py", "tests/test_legacy.py", "conftest.py"} <= set(power["protected"])
@@ -141,9 +146,9 @@ def test_shadowing_pytest_or_swapping_the_venv_fails(mined_python: Any) -> None:
         (fake / "python").chmod(0o755)
 
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=swap))
-    assert not verdict.passed
-    assert verdict.check is not None and verdict.check.exit_code == 1
-    assert "the dependency link .venv was changed" in (verdict.reason or "")
+    assert not verdict.passed, "the judge's copy keeps its own link: the real tests run"
+    assert ".venv/bin/python: its place in the task is not a plain file" in verdict.left_out
+    assert verdict.check is not None and verdict.check.tests_ran is not None
 
 
 def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
@@ -154,15 +159,30 @@ def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: not valid JSON"):
         load_repo_suite(repo.root)
-    path.write_text(json.dumps({"version": 1, "root": "/x", "head": "y", "tasks": []}))
+    path.write_text(json.dumps({"version": 2, "root": "/x", "head": "y", "tasks": []}))
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'testCommand'"):
         load_repo_suite(repo.root)
     path.write_text(json.dumps({"runId": "r1", "results": []}))
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'version'"):
         load_repo_suite(repo.root)
-    path.write_text(json.dumps({"version": 2, "root": "/x", "head": "y", "tasks": []}))
-    with pytest.raises(FileFormatError, match="field 'version': 2 is not 1"):
+    path.write_text(json.dumps({"version": 3, "root": "/x", "head": "y", "tasks": []}))
+    with pytest.raises(FileFormatError, match="field 'version': 3 is not 2"):
         load_repo_suite(repo.root)
+
+
+def test_a_suite_file_of_schema_1_asks_for_a_rebuild(mined_python: Any, tmp_path: Path) -> None:
+    saved = json.loads((mined_python.repo.root / SUITE_FILE).read_text())
+    saved["version"] = 1
+    for task in saved["tasks"]:
+        del task["expectedTests"]
+    moved = tmp_path / "old"
+    shutil.copytree(mined_python.repo.root, moved, symlinks=True)
+    (moved / SUITE_FILE).write_text(json.dumps(saved))
+    with pytest.raises(FileFormatError) as error:
+        load_repo_suite(moved)
+    message = str(error.value)
+    assert message.startswith(f"{moved.resolve() / SUITE_FILE}: field 'expectedTests' is missing")
+    assert "garuda eval --from-git" in message and "\n" not in message
 
 
 def _git(workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -105,5 +105,7 @@ def test_vitest_fake_node_modules_fails(mined_vitest: Any) -> None:
 
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=fake))
     assert not verdict.passed
-    assert verdict.check is not None and verdict.check.exit_code == 1
-    assert "the dependency link node_modules was changed" in (verdict.reason or "")
+    # node_modules is never carried into the judge's copy: its own link runs the real vitest.
+    # The task's file fails to load (no repeat yet); the canary file survives that, runs 2.
+    assert verdict.check is not None and verdict.check.tests_ran == 3
+    assert "1 failed: src/repeat.test.js" in (verdict.reason or "")

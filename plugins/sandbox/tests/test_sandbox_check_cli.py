@@ -64,6 +64,9 @@ def test_on_the_host_the_escapes_are_seen_to_get_through() -> None:
         "write to $HOME",
         "read ~/.ssh",
         "read the user's checkout",
+        "read an installed suite's data",
+        "read another copy of a suite",
+        "write to ~/.m2",
         "TCP to the host's loopback",
         "a host Unix socket",
     } <= through
@@ -75,6 +78,19 @@ def test_on_the_host_the_escapes_are_seen_to_get_through() -> None:
         )
     else:
         assert reaped in through
+
+
+def test_under_bwrap_without_hiding_installed_plugins_their_suite_data_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The control of the row: with the plugin folders not looked up, bwrap lets it through."""
+    pytest.importorskip("garuda_evals_sandbox_bwrap")
+    need_bwrap()
+    monkeypatch.setattr("garuda_evals_sandbox.view.plugin_folders", lambda prefixes: [])
+    result = CliRunner().invoke(sandbox, ["check"])
+    assert result.exit_code == 1
+    assert "NOT BLOCKED  read an installed suite's data" in result.output
+    assert "blocked      read another copy of a suite" in result.output
 
 
 def test_an_unknown_backend_is_refused() -> None:

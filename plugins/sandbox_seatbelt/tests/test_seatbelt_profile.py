@@ -39,8 +39,9 @@ def make_layout(tmp_path: Path) -> tuple[SandboxPolicy, dict[str, str], Path]:
 def test_paths_are_parameters_never_profile_text(tmp_path: Path) -> None:
     policy, env, private_tmp = make_layout(tmp_path)
     profile = build_profile(policy, env, private_tmp)
-    for value in profile.params.values():
-        assert value not in profile.text
+    for name, value in profile.params.items():
+        if not name.startswith("SYS_"):  # fixed system folders such as /dev
+            assert value not in profile.text, name
     assert str(tmp_path) not in profile.text
     assert "allow default" not in profile.text.replace("(deny default)", "")
     referenced = set(re.findall(r'\(param "([A-Z0-9_]+)"\)', profile.text))
@@ -54,11 +55,13 @@ def test_paths_are_canonical(tmp_path: Path) -> None:
     assert "/link/" not in params["WORK"]
     assert params["TMP"] == str(private_tmp.resolve())
     hidden = {v for k, v in params.items() if k.startswith("HIDE_")}
-    shown = {v for k, v in params.items() if k.startswith("SHOW_")}
+    shown = {v for k, v in params.items() if k.startswith(("SHOW_", "RESHOW_", "SYS_"))}
     assert str((tmp_path / "home").resolve()) in hidden
-    assert str((tmp_path / "checkout").resolve()) in hidden
+    # The checkout is not on the allow-list at all; its node_modules is.
+    assert str((tmp_path / "checkout").resolve()) not in shown
     assert str((tmp_path / "checkout" / "node_modules").resolve()) in shown
-    assert str((tmp_path / "home" / ".m2" / "repository").resolve()) in shown
+    m2 = str((tmp_path / "home" / ".m2" / "repository").resolve())
+    assert m2 in shown and m2 in {v for k, v in params.items() if k.startswith("RESHOW_")}
     assert not any(".ssh" in v for v in shown)
 
 
@@ -70,7 +73,10 @@ def test_the_profile_denies_by_default_and_writes_only_work_and_tmp(tmp_path: Pa
     assert writes == [
         '(allow file-read* file-write* (subpath (param "WORK")) (subpath (param "TMP")))'
     ]
-    assert '(require-not (subpath (param "HIDE_0")))' in text
+    assert '(deny file-read* (subpath (param "HIDE_0"))' in text
+    assert "(allow file-read*)" not in text
+    reads = next(line for line in text.splitlines() if line.startswith("(allow file-read* (lit"))
+    assert reads.startswith('(allow file-read* (literal "/") (subpath (param "SYS_0"))')
     assert "(remote unix-socket" not in text
     assert 'network-outbound (remote ip "localhost:*")' in text
     assert "(allow network*)" not in text
@@ -122,3 +128,38 @@ def test_host_network_opens_ip_but_not_unix_sockets(tmp_path: Path) -> None:
     assert "unix-socket" not in text
     executor = SeatbeltExecutor(shared)
     assert not any(d.startswith("network") for d in executor.info().denies)
+
+
+def test_installed_suite_data_is_denied_and_protected_paths_cannot_be_written(
+    tmp_path: Path,
+) -> None:
+    venv = tmp_path / "env"
+    site = venv / "lib" / "python3.11" / "site-packages"
+    dist = site / "garuda_evals_x-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (site / "garuda_evals_x" / "suite_data").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: garuda-evals-x\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[garuda_evals]\nx = garuda_evals_x\n")
+    (dist / "RECORD").write_text("garuda_evals_x/__init__.py,,\n")
+    work = tmp_path / "work"
+    (work / "tests").mkdir(parents=True)
+    (work / "tests" / "test_a.py").write_text("x")
+    policy = SandboxPolicy(workspace=work, read_only=(venv, work / "tests" / "test_a.py"))
+    profile = build_profile(policy, {"PATH": "/usr/bin"}, tmp_path / "tmp")
+    named = {value: name for name, value in profile.params.items()}
+    hide = named[str((site / "garuda_evals_x").resolve())]
+    assert hide.startswith("HIDE_")
+    assert named[str(venv.resolve())].startswith("SHOW_")
+    protect = named[str((work / "tests" / "test_a.py").resolve())]
+    assert protect.startswith("PROTECT_")
+    lines = profile.text.splitlines()
+
+    def line_of(fragment: str) -> int:
+        return next(i for i, line in enumerate(lines) if fragment in line)
+
+    # Later rules win: the deny after the allow of the environment; the write deny after WORK.
+    assert line_of(f'(param "{named[str(venv.resolve())]}")') < line_of(f'(param "{hide}")')
+    assert lines[line_of(f'(param "{hide}")')].startswith("(deny file-read*")
+    assert line_of('(param "WORK")') < line_of(f'(param "{protect}")')
+    assert lines[line_of(f'(param "{protect}")')].startswith("(deny file-write*")

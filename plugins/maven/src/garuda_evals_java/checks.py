@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.checks.base import CheckPlan
+from garuda_evals.checks.base import Canaries, CheckPlan
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.executors.base import CommandResult
+from garuda_evals.models.task import Task
+from garuda_evals_java.canary_text import junit_canary
+from garuda_evals_java.refusals import java_refusals, source_package
 from garuda_evals_java.summary import maven_failure
 
 BUILD_DIR = "target"
 REPORT_DIR = f"{BUILD_DIR}/surefire-reports"
 MAVEN_CONFIG_DIR = ".mvn"
+TEST_SOURCES = "src/test/java"
 
 
 def maven_config_above(workspace: Path) -> Path | None:
@@ -28,6 +35,25 @@ def maven_config_above(workspace: Path) -> Path | None:
     return None
 
 
+def package_of_tests(task: Task) -> tuple[str, str]:
+    """The folder and package of most of the task's test classes (``*Test.java`` under
+    ``src/test/java``); the default package at the test root when there are none."""
+    found: Counter[tuple[str, str]] = Counter()
+    for path, text in task.files.items():
+        if path.startswith(f"{TEST_SOURCES}/") and path.endswith("Test.java"):
+            found[(path.rpartition("/")[0], source_package(text))] += 1
+    if not found:
+        return TEST_SOURCES, ""
+    return sorted(found.items(), key=lambda item: (-item[1], item[0]))[0][0]
+
+
+def _listing(workspace: Path, folder: str) -> list[str]:
+    try:
+        return [f"{folder}/{name}" for name in os.listdir(workspace / folder)]
+    except OSError:
+        return []
+
+
 class SurefireCheckRunner(JUnitCheckRunner):
     """Reads ``target/surefire-reports``, after removing all of ``target/`` before the check.
 
@@ -36,6 +62,10 @@ class SurefireCheckRunner(JUnitCheckRunner):
     of the real one. Removing the build output makes every check compile from the
     sources that the protected-file snapshot vouches for. The check also refuses to run
     when a ``.mvn`` folder above the workspace would configure Maven.
+
+    ``refusals`` names agent-changed files that would change how JUnit runs or reports
+    (JUnit packages, service registrations, platform properties); ``canaries`` adds a test
+    class beside the task's tests whose must-fail test carries the run's nonce.
     """
 
     def __init__(self, name: str = "surefire") -> None:
@@ -50,6 +80,21 @@ class SurefireCheckRunner(JUnitCheckRunner):
             return plan
         refusal = f"refused: {above} would configure Maven for this check; remove it"
         return CheckPlan(f"echo {shlex.quote(refusal)} >&2; exit 1", plan.evidence_paths)
+
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """One line per changed file in a JUnit package, ``META-INF/services``,
+        ``junit-platform.properties``, ``.mvn``, or a source declaring a JUnit package."""
+        return java_refusals(workspace, changed)
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """A JUnit 5 class ``<Word>Test`` in the package (and folder) of most of the task's
+        test classes, which Surefire runs with them (its default includes ``**/*Test.java``)."""
+        folder, package = package_of_tests(task)
+        taken = {*task.files, *_listing(workspace, folder)}
+        canary = junit_canary(folder, package, taken, nonce)
+        return Canaries(
+            files={canary.path: canary.text}, must_fail=canary.must_fail, must_pass=canary.must_pass
+        )
 
     def failure_summary(self, result: CommandResult) -> str:
         """Surefire's count of failures and the first one, or the compiler's first error."""

@@ -1,26 +1,53 @@
 """The ``node-test`` check runner: JUnit XML from ``node --test``, read with node's quirks.
 
+``--test-reporter=junit --test-reporter-destination={junit}`` in a check command runs
+this plugin's own JUnit reporter (``reporter.mjs``, copied into the fresh evidence folder
+by ``plan``, read-only during the check): node's JUnit XML names every test
+``test::<name>``, so the same name in two files is one id; here a test's id is
+``<file>::<describe> > <name>``. The reporter also prints the report's SHA-256 on node's
+output, which the harness captures as it is written; a report that differs from it, or
+more than one such line, means a process changed the report after node: the report is
+then replaced by one error case.
+
 ``node --test`` lists a file that reported no test as one passing test case named by its
-path (absolute on node 20, as given on the command line on node 22+). That happens for a helper module in ``test/`` (no tests in it: harmless) and for a
-test file that ended early, for example by ``process.exit(0)`` at import. Counted as a
-test, an early exit would pass; here a file-level case of a file that uses ``node:test``
-is a failure, and one of a plain helper is not counted at all.
+path (absolute on node 20, as given on the command line on node 22+). That happens for a
+helper module in ``test/`` (no tests in it: harmless) and for a test file that ended early,
+for example by ``process.exit(0)`` at import. Counted as a test, an early exit would pass;
+here a file-level case of a file that uses ``node:test`` is a failure, and one of a plain
+helper is not counted at all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from importlib.resources import files
 from pathlib import Path
 
-from garuda_evals.checks.base import CheckPlan, TestEvidence
-from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.checks.base import Canaries, CheckPlan, TestCase, TestEvidence
+from garuda_evals.checks.junit import JUnitCheckRunner, summarize
 from garuda_evals.executors.base import CommandResult
+from garuda_evals.models.task import Task
+from garuda_evals_node.canaries import make_canaries
 
 NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
 USES_NODE_TEST = re.compile(r"""['"]node:test['"]""")
+ENDED_EARLY = "(the file ended before reporting any test)"
+DIGEST = re.compile(r"garuda-node-report ([0-9a-f]{64})")
+REWRITTEN = "(node's JUnit report was changed after node wrote it)"
+JUNIT_FLAGS = "--test-reporter=junit --test-reporter-destination={junit}"
+REPORTER = "reporter.mjs"
+# Files that change how node loads code or what its runner does, whatever the suite protects.
+REFUSED_NAMES = {
+    "package.json": "decides how node loads the code (type, imports, exports)",
+    ".npmrc": "configures npm and node's loader",
+    "node.config.json": "configures node's test runner",
+}
+REFUSED_SUFFIXES = {".node": "a native addon runs outside JavaScript"}
 
 
 @dataclass
@@ -35,27 +62,45 @@ def _script(name: str, workspace: Path) -> Path | None:
     if not SCRIPT.search(name):
         return None
     path = Path(name) if name.startswith("/") else workspace / name
-    return path if path.is_file() else None
+    return path if path.is_file() and not path.is_symlink() else None
 
 
-def file_level_cases(paths: tuple[Path, ...], workspace: Path) -> FileLevelCases:
+def _case_name(case_id: str) -> str:
+    return case_id.split("::", 1)[-1]
+
+
+def sort_file_level(cases: Sequence[TestCase], workspace: Path) -> FileLevelCases:
     """Sort the cases that stand for a whole file into early exits and helpers."""
     found = FileLevelCases()
-    for report in paths:
-        if not report.is_file():
+    for case in cases:
+        script = _script(_case_name(case.id), workspace)
+        if script is None:
             continue
-        try:
-            root = ET.parse(report).getroot()
-        except ET.ParseError:
-            continue
-        for case in root.iter("testcase"):
-            name = case.get("name", "")
-            script = _script(name, workspace)
-            if script is None:
-                continue
-            text = script.read_text(encoding="utf-8", errors="replace")
-            (found.ended_early if USES_NODE_TEST.search(text) else found.helpers).append(name)
+        text = script.read_text(encoding="utf-8", errors="replace")
+        (found.ended_early if USES_NODE_TEST.search(text) else found.helpers).append(case.id)
     return found
+
+
+def report_problem(paths: tuple[Path, ...], output: str) -> str | None:
+    """Why the report is not the one node's reporter printed the digest of, or None."""
+    digests = DIGEST.findall(output)
+    if len(digests) != 1:
+        return f"node's output holds {len(digests)} report digests instead of one"
+    report = next((path for path in paths if path.is_file() and not path.is_symlink()), None)
+    if report is None:
+        return "the report is missing"
+    if hashlib.sha256(report.read_bytes()).hexdigest() != digests[0]:
+        return "the report differs from the one node's reporter wrote"
+    return None
+
+
+def _reporter_path(plan_command: str, workspace: Path) -> tuple[str, Path | None]:
+    """Swap node's JUnit reporter for ours, copied next to the report in the evidence folder."""
+    if JUNIT_FLAGS not in plan_command:
+        return plan_command, None
+    target = workspace / ".garuda-check" / REPORTER
+    ours = f"--test-reporter={target} --test-reporter-destination={{junit}}"
+    return plan_command.replace(JUNIT_FLAGS, ours), target
 
 
 class NodeTestCheckRunner(JUnitCheckRunner):
@@ -64,19 +109,69 @@ class NodeTestCheckRunner(JUnitCheckRunner):
     def __init__(self) -> None:
         super().__init__(NAME)
 
+    def plan(self, command: str, workspace: Path) -> CheckPlan:
+        """Fill ``{junit}``; node's JUnit reporter becomes ours (ids unique per file)."""
+        command, reporter = _reporter_path(command, workspace)
+        plan = super().plan(command, workspace)
+        if reporter is None:
+            return plan
+        source = files("garuda_evals_node") / REPORTER
+        with source.open("rb") as src, reporter.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+        return replace(plan, locked=(*plan.locked, reporter))
+
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        """The JUnit counts without file-level cases; early exits count as failures."""
+        """The report's cases; an early exit is a failed case, a helper module no case."""
         base = super().evidence(plan, workspace, result)
         if base.tests_ran is None:
             return base
-        cases = file_level_cases(plan.evidence_paths, workspace)
-        if not cases.ended_early and not cases.helpers:
+        if f"--test-reporter={workspace / '.garuda-check' / REPORTER}" in plan.command:
+            problem = report_problem(plan.evidence_paths, result.output)
+            if problem:
+                case = TestCase(REWRITTEN, "error", problem)
+                return TestEvidence(tests_ran=1, failed=1, detail=problem, cases=(case,))
+        sorted_cases = sort_file_level(base.cases, workspace)
+        if not sorted_cases.ended_early and not sorted_cases.helpers:
             return base
-        ran = base.tests_ran - len(cases.ended_early) - len(cases.helpers)
-        detail = f"{ran} ran, {base.failed} failed"
-        if cases.ended_early:
-            shown = ", ".join(Path(name).name for name in cases.ended_early[:3])
-            detail += f"; test file(s) ended before reporting any test: {shown}"
-        return TestEvidence(
-            tests_ran=ran, failed=base.failed + len(cases.ended_early), detail=detail
-        )
+        early = set(sorted_cases.ended_early)
+        cases = [
+            replace(
+                case,
+                id=f"{case.id.split('::', 1)[0]}::{ENDED_EARLY}",
+                outcome="failed",
+                message=ENDED_EARLY,
+            )
+            if case.id in early
+            else case
+            for case in base.cases
+            if case.id not in sorted_cases.helpers
+        ]
+        evidence = summarize(cases)
+        if sorted_cases.ended_early:
+            shown = ", ".join(Path(_case_name(i)).name for i in sorted_cases.ended_early[:3])
+            detail = f"{evidence.detail}; test file(s) ended before reporting any test: {shown}"
+            evidence = replace(evidence, detail=detail)
+        return evidence
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """A must-fail and a must-pass test in a new file beside the task's own tests.
+
+        Only for checks that run ``node --test`` with the JUnit reporter: the file lands in
+        the folder that holds most of the task's test files, with a plausible name, and
+        loads the modules those tests import, so tampering at import reaches it too.
+        """
+        if "--test" not in task.check.command or JUNIT_FLAGS not in task.check.command:
+            return None
+        return make_canaries(task, workspace, nonce)
+
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """Changed files that reconfigure node or its runner, or native addons."""
+        refused = []
+        for relative in changed:
+            name = relative.rsplit("/", 1)[-1]
+            why = REFUSED_NAMES.get(name) or next(
+                (why for suffix, why in REFUSED_SUFFIXES.items() if name.endswith(suffix)), None
+            )
+            if why:
+                refused.append(f"{relative}: {why}")
+        return refused

@@ -19,16 +19,24 @@ Each task folder holds, beside ``task.toml``, a ``shopkit.toml``::
     replace = "..."
 
 ``files/`` adds files (the task's tests) and ``solution/`` whole files of the solution.
+``check_data = "inventory.json"`` names a JSON file in the task folder whose compact text,
+shell-quoted, replaces ``{check_data}`` in the check command: facts the check needs that
+the agent must not see (the command is never shown to the agent; the suite folder is
+hidden from the sandbox).
 """
 
 from __future__ import annotations
 
+import json
+import shlex
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 from pydantic import Field, ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.task import Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.folder import FolderSuite
@@ -36,6 +44,8 @@ from garuda_evals.suites.manifest import ManifestModel
 from garuda_evals_node.shopkit import ShopkitSpec, generate
 
 EDITS_FILE = "shopkit.toml"
+CHECK_DATA = "{check_data}"
+PACKAGE_ROOT = Path(__file__).resolve().parent
 
 
 class Edit(ManifestModel):
@@ -67,6 +77,7 @@ class TaskEdits(ManifestModel):
     setup: list[Edit] = Field(default_factory=list)
     solution_shopkit: ShopkitOptions | None = None
     solution: list[Edit] = Field(default_factory=list)
+    check_data: str | None = Field(default=None, pattern=r"^[\w.-]+\.json$")
 
 
 def read_edits(path: Path) -> TaskEdits:
@@ -110,15 +121,34 @@ def build_task(task: Task, folder: Path) -> Task:
     for edit in edits.solution:
         solution[edit.path] = apply_edit({**files, **solution}, edit, source)
     delete = list(task.solution.delete) if task.solution else []
-    return task.model_copy(
-        update={"files": files, "solution": Solution(files=solution, delete=delete)}
-    )
+    update: dict[str, object] = {
+        "files": files,
+        "solution": Solution(files=solution, delete=delete),
+    }
+    if edits.check_data is not None:
+        update["check"] = task.check.model_copy(
+            update={"command": fill_check_data(task.check.command, folder / edits.check_data)}
+        )
+    return task.model_copy(update=update)
+
+
+def fill_check_data(command: str, path: Path) -> str:
+    """``command`` with ``{check_data}`` replaced by the shell-quoted compact JSON at ``path``."""
+    if CHECK_DATA not in command:
+        raise FileFormatError(f"{path}: the check command has no {CHECK_DATA} to fill")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FileFormatError(f"{path}: not readable JSON: {error}") from error
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    return command.replace(CHECK_DATA, shlex.quote(text))
 
 
 class HardSuite(Suite):
     """Six tasks on shopkit; the workspace of each is generated when the suite loads."""
 
     def __init__(self, root: Path) -> None:
+        self.root = root
         self.folder = FolderSuite(root)
         self.name = self.folder.name
         self.description = self.folder.description
@@ -130,3 +160,11 @@ class HardSuite(Suite):
             root = self.folder.root
             self._tasks = [build_task(task, root / task.id) for task in self.folder.tasks()]
         return self._tasks
+
+    def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
+        """Hide this plugin's package: the suite folder and shopkit's generator.
+
+        The generator with other options is the reference solution of the rename task.
+        """
+        policy = self.folder.policy(task, base)
+        return replace(policy, hidden=(*policy.hidden, PACKAGE_ROOT))

@@ -24,9 +24,9 @@ def _toolchain():  # type: ignore[no-untyped-def]
 
 
 def _check_runner():  # type: ignore[no-untyped-def]
-    from garuda_evals.checks.junit import JUnitCheckRunner
+    from garuda_evals_python.runner import PytestCheckRunner
 
-    return JUnitCheckRunner("pytest")
+    return PytestCheckRunner()
 
 
 @hookimpl
@@ -53,9 +53,9 @@ def garuda_toolchains() -> Iterator[ToolchainRecord]:
 
 @hookimpl
 def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
-    """pytest writing JUnit XML to ``{junit}``: the evidence that tests ran."""
+    """pytest writing JUnit XML to ``{junit}``, with refusals and canaries."""
     yield CheckRunnerRecord(
         name="pytest",
-        description="pytest with --junitxml={junit}",
+        description="pytest with --junitxml={junit}; refuses shadowing modules, adds canaries",
         load=_check_runner,
     )

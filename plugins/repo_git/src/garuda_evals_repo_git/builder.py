@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,14 @@ import anyio
 from garuda_evals.suitebuilder import SuiteBuilder
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
-from garuda_evals_repo_git.deps import dependency_folders, tracked_files
+from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
 from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.runners import classify
-from garuda_evals_repo_git.suitefile import RepoSuiteFile, save_suite
+from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
@@ -46,8 +48,17 @@ class GitSuiteBuilder(SuiteBuilder):
         base = given or detect(package_json, set(tree), venv_python(root))
         command = classify(base, package_json)
         command.check([])  # refuses a runner whose check could not prove that tests ran
+        deps = dependency_folders(root, tree)
+        venvs = [d for d in deps if d in VENV_NAMES]
+        probed = probe_project(root, sha, command, tree, venvs)
+        refuse_own_installs(root, probed, venvs, "build the suite again")
+        check_safe_path(command, probed)
+        command = replace(command, plugins=probed.plugins)
         source = "given" if given else "detected from the project"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
+        if command.kind == "pytest":
+            named = ", ".join(command.plugins) or "none installed"
+            echo(f"The check runs pytest without plugin autoload; its plugins: {named}.")
         echo(
             "The tests run on the host, with no sandbox: these are the project's own commits, "
             "not an agent's code. Your checkout, index and HEAD are not changed."
@@ -55,7 +66,6 @@ class GitSuiteBuilder(SuiteBuilder):
         commits = recent_commits(root, int(opts["commits"]), opts["since"])
         skipped: Counter[str] = Counter()
         candidates: list[Candidate] = []
-        deps = dependency_folders(root, tree)
         for commit in commits:
             found = candidate_or_reason(root, commit, command)
             if isinstance(found, str):
@@ -78,7 +88,7 @@ class GitSuiteBuilder(SuiteBuilder):
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
             suite = RepoSuiteFile(
-                version=1, root=str(root), head=sha, test_command=base, tasks=tasks
+                version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
             save_suite(root, suite)
         print_summary(

@@ -11,6 +11,7 @@ from garuda_evals.models.base import Model
 from garuda_evals_repo_git.suitefile import EVALS_DIR, write_private
 
 CACHE_FILE = EVALS_DIR / "repo-cache.json"
+CACHE_VERSION = 2
 
 
 class Verdict(Model):
@@ -18,13 +19,16 @@ class Verdict(Model):
 
     reason: str | None = None
     fail_to_pass: list[str] = Field(default_factory=list)
+    passed_tests: list[str] = Field(
+        default_factory=list, description="every test id that passed at the commit"
+    )
     failure_tail: str = ""
 
 
 class CacheFile(Model):
     """``key -> verdict`` where the key is the commit and the test command."""
 
-    version: int = 1
+    version: int = CACHE_VERSION
     verdicts: dict[str, Verdict] = Field(default_factory=dict)
 
 
@@ -43,9 +47,10 @@ class VerdictCache:
         self.damaged = False
         if self.path.is_file():
             try:
-                self.data = CacheFile.model_validate(
-                    json.loads(self.path.read_text(encoding="utf-8"))
-                )
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and data.get("version") != CACHE_VERSION:
+                    return  # an older cache lacks what tasks now keep: prove again
+                self.data = CacheFile.model_validate(data)
             except (ValueError, ValidationError):
                 self.damaged = True
 

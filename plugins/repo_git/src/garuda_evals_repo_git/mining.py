@@ -49,7 +49,7 @@ async def mine(
     """
     outcomes: dict[str, Outcome] = {}
     limiter = anyio.CapacityLimiter(max(1, parallel))
-    key = prover.command.base
+    key = prover.command.cache_key
     total = len(candidates)
     kept = 0
 

@@ -1,4 +1,4 @@
-"""Hooks of garuda-evals-repo-git: the ``git`` suite builder, the ``repo`` suite, Jest's check."""
+"""Hooks of garuda-evals-repo-git: the ``git`` suite builder, the ``repo`` suite, its checks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,12 @@ from collections.abc import Iterator
 
 from garuda_evals.hookspecs import hookimpl
 from garuda_evals.records import CheckRunnerRecord, SuiteBuilderRecord, SuiteRecord
+
+JUNIT_RUNNERS = (
+    ("repo-pytest", "pytest", "pytest"),
+    ("repo-node-test", "node", "node --test"),
+    ("repo-vitest", "vitest", "vitest"),
+)
 
 
 def _builder():  # type: ignore[no-untyped-def]
@@ -21,9 +27,18 @@ def _suite():  # type: ignore[no-untyped-def]
 
 
 def _jest():  # type: ignore[no-untyped-def]
-    from garuda_evals_repo_git.reports import JestJsonCheckRunner
+    from garuda_evals_repo_git.checkrunners import RepoJestCheckRunner
 
-    return JestJsonCheckRunner()
+    return RepoJestCheckRunner()
+
+
+def _junit(kind: str):  # type: ignore[no-untyped-def]
+    def load():  # type: ignore[no-untyped-def]
+        from garuda_evals_repo_git.checkrunners import RepoJUnitCheckRunner
+
+        return RepoJUnitCheckRunner(kind)
+
+    return load
 
 
 @hookimpl
@@ -47,7 +62,15 @@ def garuda_suites() -> Iterator[SuiteRecord]:
 
 @hookimpl
 def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
-    """``repo-jest-json``: Jest's ``--json`` report as the evidence that tests ran."""
+    """The repo checks: JUnit of pytest, ``node --test`` and vitest, Jest's JSON; canaries."""
+    for name, kind, runner in JUNIT_RUNNERS:
+        yield CheckRunnerRecord(
+            name=name,
+            description=f"{runner} writing JUnit XML to {{junit}}, with canary tests",
+            load=_junit(kind),
+        )
     yield CheckRunnerRecord(
-        name="repo-jest-json", description="Jest with --json --outputFile={junit}", load=_jest
+        name="repo-jest-json",
+        description="Jest with --json --outputFile={junit}, with canary tests",
+        load=_jest,
     )

@@ -13,7 +13,7 @@ from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.deps import link_dependencies
 from garuda_evals_repo_git.gitcmd import Commit, export_tree
 from garuda_evals_repo_git.reports import PASSED, fail_to_pass, read_results
-from garuda_evals_repo_git.runners import REPORT, TestCommand
+from garuda_evals_repo_git.runners import CANARIES, REPORT, TestCommand
 
 RUN_TIMEOUT_S = 300.0
 OUTPUT_LIMIT = 256 * 1024
@@ -50,7 +50,7 @@ class Prover:
 
     async def _run(self, command: str, cwd: Path, report: Path) -> tuple[int | None, str]:
         result = await run_in_group(
-            ["/bin/bash", "-c", command.replace(REPORT, str(report))],
+            ["/bin/bash", "-c", command.replace(REPORT, str(report)).replace(CANARIES, "")],
             cwd=cwd,
             env=self.env,
             timeout_s=RUN_TIMEOUT_S,
@@ -96,15 +96,16 @@ class Prover:
                     return Verdict(reason=reason, failure_tail=_tail(output))
                 after = after or read_results(report)
             check, _ = self.command.check(candidate.run_files)
-            if check != proof:
+            if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
                 after = read_results(report) or after
-            if after is not None and PASSED not in after.values():
+            if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
-            return Verdict(fail_to_pass=fail_to_pass(before, after))
+            passed = sorted(name for name, state in after.items() if state == PASSED)
+            return Verdict(fail_to_pass=fail_to_pass(before, after), passed_tests=passed)
 
 
 def _tail(output: str) -> str:

@@ -8,8 +8,8 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from garuda_evals.checks.base import CheckPlan, CheckRunner, TestEvidence
-from garuda_evals.checks.junit import EVIDENCE_DIR
+from garuda_evals.checks.base import CheckPlan, CheckRunner, TestCase, TestEvidence
+from garuda_evals.checks.junit import EVIDENCE_DIR, MESSAGE_CHARS, read_case, summarize
 from garuda_evals.executors.base import CommandResult
 
 PASSED = "passed"
@@ -17,29 +17,40 @@ FAILED = "failed"
 SKIPPED = "skipped"
 
 
-def _junit_results(root: ET.Element) -> dict[str, str]:
+STATES = {"passed": PASSED, "failed": FAILED, "error": FAILED, "skipped": SKIPPED}
+RANK = {PASSED: 0, SKIPPED: 1, FAILED: 2}
+
+
+def _results(cases: list[TestCase]) -> dict[str, str]:
+    """``id -> state``; an id reported twice keeps a failure, then a skip, over a pass."""
     results: dict[str, str] = {}
-    for case in root.iter("testcase"):
-        name = "::".join(p for p in (case.get("classname", ""), case.get("name", "")) if p)
-        if case.find("failure") is not None or case.find("error") is not None:
-            results[name] = FAILED
-        elif case.find("skipped") is not None:
-            results[name] = SKIPPED
-        else:
-            results.setdefault(name, PASSED)
+    for case in cases:
+        state = STATES[case.outcome]
+        if RANK[state] >= RANK[results.get(case.id, PASSED)]:
+            results[case.id] = state
     return results
 
 
-def _jest_results(data: dict) -> dict[str, str]:
-    results: dict[str, str] = {}
+def jest_cases(data: dict) -> list[TestCase]:
+    """Jest's ``--json`` report as test cases: ids are the tests' full names.
+
+    A test file that failed before any test ran (a syntax error) is one errored case named
+    after the file.
+    """
+    cases: list[TestCase] = []
     for suite in data.get("testResults", []):
         for case in suite.get("assertionResults", []):
             status = case.get("status")
-            state = PASSED if status == "passed" else FAILED if status == "failed" else SKIPPED
-            results[case.get("fullName") or case.get("title", "?")] = state
+            outcome = (
+                "passed" if status == "passed" else "failed" if status == "failed" else ("skipped")
+            )
+            message = "\n".join(str(m) for m in case.get("failureMessages") or [])
+            name = case.get("fullName") or case.get("title", "?")
+            cases.append(TestCase(name, outcome, message[:MESSAGE_CHARS]))
         if suite.get("status") == "failed" and not suite.get("assertionResults"):
-            results[Path(suite.get("name", "?")).name] = FAILED
-    return results
+            message = str(suite.get("message", ""))[:MESSAGE_CHARS]
+            cases.append(TestCase(Path(suite.get("name", "?")).name, "error", message))
+    return cases
 
 
 def read_results(path: Path) -> dict[str, str] | None:
@@ -49,8 +60,8 @@ def read_results(path: Path) -> dict[str, str] | None:
     text = path.read_text(encoding="utf-8", errors="replace")
     try:
         if text.lstrip().startswith("{"):
-            return _jest_results(json.loads(text))
-        return _junit_results(ET.fromstring(text))
+            return _results(jest_cases(json.loads(text)))
+        return _results([read_case(case) for case in ET.fromstring(text).iter("testcase")])
     except (ET.ParseError, json.JSONDecodeError, AttributeError):
         return None
 
@@ -72,19 +83,22 @@ class JestJsonCheckRunner(CheckRunner):
 
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Remove stale reports and fill ``{junit}`` with a random path under .garuda-check/."""
-        shutil.rmtree(workspace / EVIDENCE_DIR, ignore_errors=True)
+        evidence = workspace / EVIDENCE_DIR
+        if evidence.is_symlink() or evidence.is_file():
+            evidence.unlink()
+        shutil.rmtree(evidence, ignore_errors=True)
         report = workspace / EVIDENCE_DIR / f"{secrets.token_hex(8)}.json"
         report.parent.mkdir()
         return CheckPlan(command=command.replace("{junit}", str(report)), evidence_paths=(report,))
 
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        """Count Jest's assertion results: ran = passed + failed."""
-        results = read_results(plan.evidence_paths[0])
-        if results is None:
+        """Every test of Jest's report: ran = passed + failed."""
+        report = plan.evidence_paths[0]
+        if report.is_symlink() or not report.is_file():
             return TestEvidence(tests_ran=None, detail="no Jest JSON report was written")
-        failed = sum(1 for state in results.values() if state == FAILED)
-        ran = sum(1 for state in results.values() if state != SKIPPED)
-        skipped = len(results) - ran
-        return TestEvidence(
-            tests_ran=ran, failed=failed, detail=f"{ran} ran, {failed} failed, {skipped} skipped"
-        )
+        try:
+            data = json.loads(report.read_text(encoding="utf-8", errors="replace"))
+            cases = jest_cases(data)
+        except (json.JSONDecodeError, AttributeError, TypeError) as error:
+            return TestEvidence(tests_ran=None, detail=f"unreadable Jest report: {error}")
+        return summarize(cases)

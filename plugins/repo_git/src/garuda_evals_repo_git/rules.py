@@ -56,6 +56,11 @@ DEPENDENCY_KEYS = (
     "resolutions",
 )
 TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs"})
+# The test runner's own files count as tests: a commit's version is given with the task and
+# protected, never left for the agent to change.
+TEST_SUPPORT = frozenset(
+    {"conftest.py", "pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini"}
+)
 TEST_NAME = re.compile(
     r"(^test_.*\.py$|.*_test\.py$|.*\.(test|spec)\.[cm]?[jt]sx?$|.*_test\.go$|.*Tests?\.java$)"
 )
@@ -72,9 +77,14 @@ NOT_TEXT = "a file that is not UTF-8 text"
 
 
 def is_test_path(path: str) -> bool:
-    """A test file: in a test folder (test/, tests/, __tests__/, spec/) or named like a test."""
+    """A test file: in a test folder (test/, tests/, __tests__/, spec/), named like a test,
+    or the test runner's own (``conftest.py``, ``pytest.ini``, ``tox.ini``, ...)."""
     parts = PurePosixPath(path).parts
-    return bool(TEST_FOLDERS.intersection(parts[:-1])) or bool(TEST_NAME.match(parts[-1]))
+    return (
+        bool(TEST_FOLDERS.intersection(parts[:-1]))
+        or bool(TEST_NAME.match(parts[-1]))
+        or parts[-1] in TEST_SUPPORT
+    )
 
 
 def is_doc_path(path: str) -> bool:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from garuda_evals.errors import UsageError
+from garuda_evals_repo_git.rules import TEST_SUPPORT
 
 REPORT = "{junit}"
+CANARIES = "{canaries}"
 WRAPPERS = ("npm", "pnpm", "yarn")
 JS_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"})
 REPORT_FLAGS = {
@@ -39,11 +41,22 @@ DIRECT = {
     "vitest": "node_modules/.bin/vitest run",
     "jest": "node_modules/.bin/jest",
 }
-CHECK_RUNNER = {"pytest": "junit", "node": "junit", "vitest": "junit", "jest": "repo-jest-json"}
+CHECK_RUNNER = {
+    "pytest": "repo-pytest",
+    "node": "repo-node-test",
+    "vitest": "repo-vitest",
+    "jest": "repo-jest-json",
+}
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
+PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini")
+# Code runs before pytest when Python puts the working folder first on sys.path (-P stops
+# it), and plugins load from any installed entry point (autoload off, the project's own
+# plugins named with -p).
+PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
+CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
-    "pytest": ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", *SHADOWS],
+    "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
     "node": ["package.json"],
     "vitest": [
         "package.json",
@@ -91,6 +104,7 @@ class TestCommand:
     kind: str
     prefix: str = ""
     wrapper: str | None = None
+    plugins: tuple[str, ...] = field(default=())
 
     @property
     def has_evidence(self) -> bool:
@@ -98,7 +112,8 @@ class TestCommand:
         return self.kind in CHECK_RUNNER or REPORT in self.base
 
     def runnable(self, test_files: list[str]) -> list[str]:
-        """The test files to hand to the runner (helpers and fixtures left out)."""
+        """The test files to hand to the runner (helpers, fixtures and configuration left out)."""
+        test_files = [f for f in test_files if PurePosixPath(f).name not in TEST_SUPPORT]
         if self.kind == "pytest":
             return [
                 f
@@ -122,10 +137,24 @@ class TestCommand:
         return f"{self.prefix} {flags} {quoted}"
 
     def check(self, files: list[str]) -> tuple[str, str]:
-        """The saved check ``(command, check runner)``: the runner called directly."""
+        """The saved check ``(command, check runner)``: the runner called directly.
+
+        pytest runs with ``-P`` (nothing from the working folder before pytest itself),
+        plugin autoload off (``plugins``, the project's own, are named with ``-p``) and no
+        cache. ``{canaries}`` (after the task's files) becomes the judge's canary tests.
+        """
+        if self.kind == "pytest":
+            plugins = [arg for name in self.plugins for arg in ("-p", name)]
+            # A task test that cannot be imported must not stop the canaries from running.
+            flags = shlex.join(
+                [*REPORT_FLAGS["pytest"][:2], *plugins, CONTINUE, REPORT_FLAGS["pytest"][2]]
+            )
+            command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
+            return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
         if self.kind in CHECK_RUNNER:
+            flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
-                f"{self.prefix} {shlex.join(REPORT_FLAGS[self.kind])} {shlex.join(files)}",
+                f"{self.prefix} {flags} {shlex.join(files)} {CANARIES}",
                 CHECK_RUNNER[self.kind],
             )
         if REPORT in self.base:
@@ -135,9 +164,22 @@ class TestCommand:
             "give --test-command with {junit} where the runner writes JUnit XML"
         )
 
+    @property
+    def cache_key(self) -> str:
+        """What a cached verdict was proved with: the command and the check it makes."""
+        return f"{self.base}\n{self.check(['{files}'])[0]}"
+
     def config_files(self) -> list[str]:
         """The runner's configuration files, protected in every task."""
         return list(CONFIG_FILES.get(self.kind, []))
+
+
+def safe_path(prefix: str) -> str:
+    """``python -m pytest`` becomes ``python -P -m pytest`` (a script is left as it is)."""
+    words = shlex.split(prefix)
+    if words[-2:] == ["-m", "pytest"] and "-P" not in words:
+        words.insert(len(words) - 2, "-P")
+    return shlex.join(words)
 
 
 def classify(command: str, package_json: str | None) -> TestCommand:

@@ -10,8 +10,10 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.suites.base import Suite
-from garuda_evals_repo_git.deps import dependency_folders, link_guard, tracked_files
-from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head
+from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, link_guard, tracked_files
+from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head, read_text
+from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs
+from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite
 from garuda_evals_repo_git.tasks import to_task
 from garuda_evals_repo_git.workspace import build_workspace
@@ -31,11 +33,18 @@ class RepoSuite(Suite):
         self._by_id: dict[str, RepoTask] = {t.id: t for t in saved.tasks}
         self._tasks: list[Task] | None = None
         self._linked: dict[str, tuple[Path, ...]] = {}
-        self._dependencies = dependency_folders(root, tracked_files(root, head(root)))
+        self._head = head(root)
+        self._tracked = tracked_files(root, self._head)
+        self._dependencies = dependency_folders(root, self._tracked)
 
     def tasks(self) -> list[Task]:
-        """Every saved task; a commit that no longer exists is an error naming the task."""
+        """Every saved task; a commit that no longer exists is an error naming the task.
+
+        A regular install of the project where its tests run (HEAD's code, the answer to
+        every task) is refused here too: it may have been made after the build.
+        """
         if self._tasks is None:
+            self._refuse_own_installs()
             for saved in self.saved.tasks:
                 if not commit_exists(self.root, saved.commit) or not commit_exists(
                     self.root, saved.parent
@@ -47,6 +56,13 @@ class RepoSuite(Suite):
             guard = link_guard(self.root, self._dependencies)
             self._tasks = [to_task(self.root, saved, NAME, guard) for saved in self.saved.tasks]
         return self._tasks
+
+    def _refuse_own_installs(self) -> None:
+        venvs = [d for d in self._dependencies if d in VENV_NAMES]
+        package_json = read_text(self.root, self._head, "package.json")
+        command = classify(self.saved.test_command, package_json)
+        probed = probe_project(self.root, self._head, command, self._tracked, venvs)
+        refuse_own_installs(self.root, probed, venvs, "run the suite again")
 
     def materialize(self, task: Task, workspace: Path) -> None:
         """A fresh repository with the parent's tree in one commit, plus the task's test files."""

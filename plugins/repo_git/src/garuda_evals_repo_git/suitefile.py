@@ -1,4 +1,4 @@
-"""``.garuda/evals/repo-suite.json``: the saved repo suite (schema version 1)."""
+"""``.garuda/evals/repo-suite.json``: the saved repo suite (schema version 2)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from garuda_evals.models.base import Model
 
 EVALS_DIR = Path(".garuda") / "evals"
 SUITE_FILE = EVALS_DIR / "repo-suite.json"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class RepoTask(Model):
@@ -30,12 +30,15 @@ class RepoTask(Model):
     check_runner: str
     protected: list[str]
     fail_to_pass: list[str] = Field(default_factory=list)
+    expected_tests: list[str] = Field(
+        description="every test id that passes at the commit: a PASS needs each of them"
+    )
 
 
 class RepoSuiteFile(Model):
     """The whole file: where it was mined, with which command, and the kept tasks."""
 
-    version: Literal[1]
+    version: Literal[2]
     root: str
     head: str
     test_command: str
@@ -68,6 +71,11 @@ def load_suite(path: Path) -> RepoSuiteFile:
         raise FileFormatError(f"{path}: cannot read: {error.strerror}") from error
     except json.JSONDecodeError as error:
         raise FileFormatError(f"{path}: not valid JSON: {error}") from error
+    if isinstance(data, dict) and data.get("version") == 1:
+        raise FileFormatError(
+            f"{path}: field 'expectedTests' is missing (schema version 1, from an older garuda): "
+            "build the suite again with garuda eval --from-git"
+        )
     if isinstance(data, dict) and data.get("version") not in (None, SCHEMA_VERSION):
         raise FileFormatError(
             f"{path}: field 'version': {data.get('version')!r} is not {SCHEMA_VERSION} "

@@ -41,6 +41,7 @@ def repo_task(root: Path, command: TestCommand, candidate: Candidate, verdict: V
         check_runner=runner,
         protected=[*tests, *candidate.deleted_tests, *configs],
         fail_to_pass=verdict.fail_to_pass,
+        expected_tests=verdict.passed_tests,
     )
 
 
@@ -75,6 +76,7 @@ def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
         check=CheckSpec(command=command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S),
         protected=list(saved.protected),
         solution=solution(root, saved),
+        expected_tests=list(saved.expected_tests),
         metadata={
             "commit": saved.commit,
             "parent": saved.parent,

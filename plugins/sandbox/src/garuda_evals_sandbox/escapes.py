@@ -71,6 +71,23 @@ ESCAPES = (
         judges.printed("CHECKOUT"),
     ),
     Attempt(
+        "read an installed suite's data",
+        lambda lab: " ; ".join(
+            f"cat {path}" for path in (lab.installed, lab.real_installed) if path is not None
+        ),
+        judges.read_installed,
+    ),
+    Attempt(
+        "read another copy of a suite",
+        lambda lab: f"cat {lab.copy}/t1/solution/calc.py",
+        judges.printed("COPY"),
+    ),
+    Attempt(
+        "write to ~/.m2",
+        lambda lab: f'echo x > "$HOME/.m2/repository/{lab.m2_file.parent.name}/pwned"',
+        judges.wrote_m2,
+    ),
+    Attempt(
         "undo the sandbox's mounts",
         # Harmless on a host: the lab's fake home is no mount point there.
         lambda lab: 'umount -l "$HOME" && cat "$HOME/.ssh/id_ed25519"',
@@ -129,6 +146,18 @@ CONTROLS = (
         "read a shown path in a hidden one",
         lambda lab: f"cat {lab.shown}/ok.txt",
         judges.works("SHOWN-"),
+        control=True,
+    ),
+    Attempt(
+        "read the Python environment's other packages",
+        lambda lab: f"cat {lab.other_package}",
+        judges.works("OTHER-"),
+        control=True,
+    ),
+    Attempt(
+        "read ~/.m2/repository",
+        lambda lab: f'cat "$HOME/.m2/repository/{lab.m2_file.parent.name}/{lab.m2_file.name}"',
+        judges.works("M2-"),
         control=True,
     ),
     Attempt(

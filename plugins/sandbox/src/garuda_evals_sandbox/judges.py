@@ -40,6 +40,22 @@ def printed(marker: str) -> Judge:
     return check
 
 
+def read_installed(lab: Lab, result: CommandResult) -> str | None:
+    """The lab's installed suite data, or this garuda's own (a regular install), was printed."""
+    if f"INSTALLED-{lab.token}" in result.output:
+        return "the installed suite's solution was printed"
+    real = lab.real_installed
+    if real is not None and real.read_text(errors="replace").strip() in result.output:
+        return f"{real} was printed"
+    return None
+
+
+def wrote_m2(lab: Lab, _: CommandResult) -> str | None:
+    """A file appeared in the fake home's Maven repository."""
+    made = lab.m2_file.parent / "pwned"
+    return f"created {made}" if made.exists() else None
+
+
 def tcp(lab: Lab, _: CommandResult) -> str | None:
     """The host's TCP server accepted a connection."""
     return f"the host server accepted {lab.tcp.accepted}" if lab.tcp.accepted else None

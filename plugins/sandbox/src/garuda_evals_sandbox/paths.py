@@ -1,14 +1,24 @@
-"""Which folders the sandbox hides, and which toolchain folders inside them stay readable."""
+"""Which folders the sandbox shows (system, toolchains) and which it hides (homes, secrets)."""
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 SYSTEM_TMP = Path("/tmp")
 SYSTEM_DIRS = tuple(Path(p) for p in ("/usr", "/etc", "/bin", "/lib", "/dev", "/proc"))
+# What every command sees of the system, read-only (those that exist here).
+SYSTEM_ROOTS = tuple(
+    Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+)
+# Toolchain commands whose install folder is shown when it lies outside the system folders
+# (``/usr/local/bin/node`` a link into ``/opt/node-v22``).
+TOOLS = ("python3", "python", "node", "npm", "npx", "java", "javac", "mvn", "gradle", "git", "uv")
+TOOLCHAIN_HOMES = ("JAVA_HOME", "GRADLE_USER_HOME", "M2_HOME", "MAVEN_HOME")
 
 
 def canonical(path: Path | str) -> Path:
@@ -17,8 +27,19 @@ def canonical(path: Path | str) -> Path:
 
 
 def is_within(path: Path, root: Path) -> bool:
-    """True when ``path`` is ``root`` or lies under it."""
-    return path == root or root in path.parents
+    """True when ``path`` is ``root`` or lies under it (both absolute and normalised)."""
+    inner, outer = str(path), str(root)
+    return inner == outer or inner.startswith(outer.rstrip("/") + "/")
+
+
+@functools.lru_cache(maxsize=1)
+def _system_roots() -> tuple[Path, ...]:
+    return tuple(canonical(root) for root in SYSTEM_ROOTS)
+
+
+def in_system(path: Path) -> bool:
+    """True when ``path`` lies in a system folder every command sees anyway."""
+    return any(is_within(path, root) for root in _system_roots())
 
 
 def can_hide(path: Path) -> bool:
@@ -43,7 +64,7 @@ def homes(env: Mapping[str, str]) -> list[Path]:
     return found
 
 
-def _venv_base(venv: Path) -> Path | None:
+def venv_base(venv: Path) -> Path | None:
     """The interpreter prefix a virtual environment was made from (``home`` in pyvenv.cfg)."""
     try:
         lines = (venv / "pyvenv.cfg").read_text(encoding="utf-8").splitlines()
@@ -60,31 +81,49 @@ def _path_entry_root(entry: Path, hiding: list[Path]) -> Path:
     """``~/.nvm/versions/node/v22/bin`` gives its prefix; ``~/.local/bin`` only itself.
 
     A prefix directly inside a hidden folder (``~/.local``, ``~/.cargo``) may hold secrets,
-    so only its ``bin`` is shown.
+    so only its ``bin`` is shown; so is a ``bin`` whose prefix would be ``/``.
     """
-    if entry.name == "bin" and entry.parent not in hiding and entry.parent.parent not in hiding:
-        return entry.parent
+    prefix = entry.parent
+    if entry.name != "bin" or prefix == Path(prefix.anchor):
+        return entry
+    if prefix not in hiding and prefix.parent not in hiding:
+        return prefix
     return entry
+
+
+def python_prefixes(env: Mapping[str, str]) -> list[Path]:
+    """The Python environment of the run (``sys.prefix`` and its base) and ``VIRTUAL_ENV``."""
+    found = [canonical(sys.prefix), canonical(sys.base_prefix)]
+    venv = env.get("VIRTUAL_ENV")
+    if venv:
+        found.append(canonical(venv))
+        base = venv_base(canonical(venv))
+        if base is not None:
+            found.append(base)
+    return list(dict.fromkeys(found))
+
+
+def _tool_roots(env: Mapping[str, str], hiding: list[Path]) -> list[Path]:
+    """Where the toolchain commands on PATH really live (links resolved)."""
+    found = []
+    for tool in TOOLS:
+        where = shutil.which(tool, path=env.get("PATH", ""))
+        if where:
+            found.append(_path_entry_root(canonical(where).parent, hiding))
+    return found
 
 
 def toolchain_candidates(env: Mapping[str, str], hiding: list[Path]) -> list[Path]:
     """Folders a check needs to read: the Python environment, JDK, Gradle, Maven, PATH."""
-    found: list[Path] = [canonical(sys.prefix), canonical(sys.base_prefix)]
-    venv = env.get("VIRTUAL_ENV")
-    if venv:
-        found.append(canonical(venv))
-        base = _venv_base(canonical(venv))
-        if base is not None:
-            found.append(base)
-    for name in ("JAVA_HOME", "GRADLE_USER_HOME"):
-        if env.get(name):
-            found.append(canonical(env[name]))
+    found: list[Path] = python_prefixes(env)
+    found += [canonical(env[name]) for name in TOOLCHAIN_HOMES if env.get(name)]
     for entry in env.get("PATH", "").split(os.pathsep):
         if entry and os.path.isabs(entry):
             found.append(_path_entry_root(canonical(entry), hiding))
+    found += _tool_roots(env, hiding)
     for home in homes(env):
         found += [home / ".m2" / "repository", home / ".m2" / "settings.xml"]
-    return found
+    return list(dict.fromkeys(found))
 
 
 def rebinds(candidates: Iterable[Path], hiding: list[Path]) -> list[Path]:

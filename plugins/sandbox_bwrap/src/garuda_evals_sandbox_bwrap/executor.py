@@ -23,7 +23,14 @@ from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout
 from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
 from garuda_evals_sandbox_bwrap.seccomp import Arch, filter_fd
 
-DENIES = ("network", "unix sockets", "writes outside the folder", "home secrets")
+DENIES = (
+    "network",
+    "unix sockets",
+    "writes outside the folder",
+    "home secrets",
+    "reads outside the allow-list",
+    "installed suite data",
+)
 
 
 def describe(version: str, arch: str, mount_proc: bool) -> str:

@@ -19,7 +19,14 @@ from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_seatbelt.profile import build_argv, build_profile
 
-DENIES = ("network but localhost", "unix sockets", "writes outside the folder", "home secrets")
+DENIES = (
+    "network but localhost",
+    "unix sockets",
+    "writes outside the folder",
+    "home secrets",
+    "reads outside the allow-list",
+    "installed suite data",
+)
 
 
 def describe(allow_loopback: bool) -> str:

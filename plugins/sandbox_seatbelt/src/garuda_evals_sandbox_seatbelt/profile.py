@@ -14,15 +14,23 @@ from pathlib import Path
 
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
-from garuda_evals_sandbox.paths import (
-    canonical,
-    hidden_paths,
-    homes,
-    rebinds,
-    toolchain_candidates,
-)
+from garuda_evals_sandbox.paths import canonical, is_within
+from garuda_evals_sandbox.view import plan_view
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
+# What every command reads of macOS: the system, the developer tools, /etc, /dev.
+MACOS_SYSTEM = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/System",
+    "/Library",
+    "/private/etc",
+    "/private/var/db/timezone",
+    "/private/var/select",
+    "/Applications/Xcode.app",
+    "/dev",
+)
 SHELL = "/bin/bash"
 
 MACH_SERVICES = (
@@ -90,21 +98,39 @@ def _subpaths(prefix: str, count: int) -> str:
     return " ".join(f'(subpath (param "{prefix}_{i}"))' for i in range(count))
 
 
+def _literals(prefix: str, count: int) -> str:
+    return " ".join(f'(literal (param "{prefix}_{i}"))' for i in range(count))
+
+
 def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Path) -> Profile:
-    """Deny by default; read all but the hidden folders; write only WORK and TMP."""
-    hidden = [*homes(env), *hidden_paths(policy.hidden)]
-    hidden = list(dict.fromkeys(hidden))
-    shown = rebinds(toolchain_candidates(env, hidden), hidden)
-    shown = list(dict.fromkeys([*shown, *(canonical(path) for path in policy.read_only)]))
-    params = {"WORK": str(canonical(policy.workspace)), "TMP": str(canonical(private_tmp))}
+    """Deny by default; read only the allow-list; write only WORK and TMP.
+
+    The allow-list is the bwrap backend's (``garuda_evals_sandbox.view``): the system
+    (``SYS_n``), the toolchains and the Python environment (``SHOW_n``). Inside them the
+    ``HIDE_n`` folders (homes, hidden paths, installed plugins' suite data) are denied, and
+    the ``RESHOW_n`` paths inside those (``~/.m2/repository``) allowed again; later rules win.
+    ``PROTECT_n`` (read-only paths inside WORK) cannot be written.
+    """
+    view = plan_view(policy, env)
+    hidden = [*view.emptied, *view.blanked]
+    reshown = [p for p in view.shown if any(is_within(p, h) and p != h for h in hidden)]
+    params = {"WORK": str(view.workspace), "TMP": str(canonical(private_tmp))}
+    params |= {f"SYS_{i}": str(canonical(path)) for i, path in enumerate(MACOS_SYSTEM)}
+    params |= {f"SHOW_{i}": str(path) for i, path in enumerate(view.shown)}
     params |= {f"HIDE_{i}": str(path) for i, path in enumerate(hidden)}
-    params |= {f"SHOW_{i}": str(path) for i, path in enumerate(shown)}
-    not_hidden = " ".join(f'(require-not (subpath (param "HIDE_{i}")))' for i in range(len(hidden)))
-    reads = f"(allow file-read* (require-all {not_hidden}))\n" if hidden else "(allow file-read*)\n"
-    text = BASE + _mach() + reads
-    if shown:
-        text += f"(allow file-read* {_subpaths('SHOW', len(shown))})\n"
+    params |= {f"RESHOW_{i}": str(path) for i, path in enumerate(reshown)}
+    params |= {f"PROTECT_{i}": str(path) for i, path in enumerate(view.protected)}
+    reads = " ".join(
+        ['(literal "/")', _subpaths("SYS", len(MACOS_SYSTEM)), _subpaths("SHOW", len(view.shown))]
+    ).strip()
+    text = BASE + _mach() + f"(allow file-read* {reads})\n"
+    if hidden:
+        text += f"(deny file-read* {_subpaths('HIDE', len(hidden))})\n"
+    if reshown:
+        text += f"(allow file-read* {_subpaths('RESHOW', len(reshown))})\n"
     text += '(allow file-read* file-write* (subpath (param "WORK")) (subpath (param "TMP")))\n'
+    if view.protected:
+        text += f"(deny file-write* {_literals('PROTECT', len(view.protected))})\n"
     if host_network(policy):
         text += HOST_NETWORK_RULES
     elif policy.allow_loopback:

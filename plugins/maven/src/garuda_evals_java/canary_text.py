@@ -1,0 +1,78 @@
+"""The text of the JUnit canaries: a test class named and placed like a task's own tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+from dataclasses import dataclass
+
+WORDS = (
+    "Amount", "Batch", "Bounds", "Buffer", "Cache", "Config", "Counter", "Cursor", "Defaults",
+    "Dates", "Encoding", "Entry", "Errors", "Export", "Field", "Filter", "Format", "Grouping",
+    "Header", "History", "Import", "Input", "Item", "Key", "Label", "Layout", "Limit", "Line",
+    "Lookup", "Merge", "Name", "Note", "Offset", "Order", "Output", "Parser", "Path", "Queue",
+    "Range", "Record", "Report", "Retry", "Row", "Rule", "Schema", "Search", "Sorting", "State",
+    "Status", "Summary", "Tag", "Text", "Timing", "Total", "Unit", "Update", "Value", "Window",
+)  # fmt: skip
+VERBS = (
+    "accepts", "adds", "builds", "counts", "drops", "finds", "formats", "groups", "handles",
+    "keeps", "loads", "maps", "merges", "orders", "parses", "reads", "rejects", "returns",
+    "skips", "splits", "stores", "trims", "updates", "writes",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class JUnitCanary:
+    """One canary test class: where it goes, its text, and its two tests' JUnit ids."""
+
+    path: str
+    text: str
+    must_fail: str
+    must_pass: str
+
+
+def _class_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
+    for _ in range(4 * len(WORDS)):
+        name = f"{rng.choice(WORDS)}Test"
+        if f"{folder}/{name}.java" not in taken:
+            return name
+    return f"{rng.choice(WORDS)}{rng.randrange(10**6)}Test"
+
+
+def _method_name(rng: random.Random, avoid: str = "") -> str:
+    while True:
+        name = f"{rng.choice(VERBS)}{rng.choice(WORDS)}"
+        if name != avoid:
+            return name
+
+
+def junit_canary(folder: str, package: str, taken: Collection[str], nonce: str) -> JUnitCanary:
+    """A JUnit 5 class ``<Word>Test`` in ``folder`` (package ``package``) with a test that
+    must fail (``nonce`` in its ``assertEquals`` message) and one that must pass, in a
+    random order; ids as Surefire's XML gives them (``package.Class::method``)."""
+    rng = random.Random(nonce)
+    name = _class_name(rng, taken, folder)
+    failing = _method_name(rng)
+    passing = _method_name(rng, avoid=failing)
+    left, right = rng.randint(2, 60), rng.randint(2, 60)
+    bodies = {
+        failing: f"assertEquals({left + right + 1}, {left} + {right}, {_java_string(nonce)});",
+        passing: f"assertEquals({left * right}, {left} * {right});",
+    }
+    order = [failing, passing]
+    rng.shuffle(order)
+    methods = "\n\n".join(
+        f"    @Test\n    void {method}() {{\n        {bodies[method]}\n    }}" for method in order
+    )
+    header = f"package {package};\n\n" if package else ""
+    text = (
+        f"{header}import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+        f"import org.junit.jupiter.api.Test;\n\nclass {name} {{\n{methods}\n}}\n"
+    )
+    qualified = f"{package}.{name}" if package else name
+    path = f"{folder}/{name}.java"
+    return JUnitCanary(path, text, f"{qualified}::{failing}", f"{qualified}::{passing}")
+
+
+def _java_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,38 @@
+"""The repo suite's check runners: the known runners' reports, with canaries per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from garuda_evals.checks.base import Canaries
+from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.models.task import Task
+from garuda_evals_repo_git.canaries import BUILDERS
+from garuda_evals_repo_git.reports import JestJsonCheckRunner
+
+NAMES = {
+    "pytest": "repo-pytest",
+    "node": "repo-node-test",
+    "vitest": "repo-vitest",
+    "jest": "repo-jest-json",
+}
+
+
+class RepoJUnitCheckRunner(JUnitCheckRunner):
+    """pytest, ``node --test`` or vitest writing JUnit XML, with canaries of that runner."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(NAMES[kind])
+        self.kind = kind
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
+        return BUILDERS[self.kind](task, workspace, nonce)
+
+
+class RepoJestCheckRunner(JestJsonCheckRunner):
+    """Jest's JSON report, with Jest canaries."""
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
+        return BUILDERS["jest"](task, workspace, nonce)

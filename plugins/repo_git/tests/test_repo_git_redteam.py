@@ -1,0 +1,386 @@
+"""Red team of the repo suite: cheats played as agent commands through the real CLI, under bwrap.
+
+The project lives outside /tmp and the home (which the sandbox hides by itself), with its
+own ``.venv`` holding the project as an editable install, as a user's checkout would.
+Every cheat must end FAIL (not ERR); the oracle must PASS under the same conditions.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+import pytest
+
+from garuda_evals.plugins.drivers import EXECUTORS, driver_names
+from garuda_evals.testing import (
+    Played,
+    check_in_place,
+    check_runner_for,
+    play,
+    run_garuda,
+    skip_or_fail,
+)
+from garuda_evals_repo_git.suite import load_repo_suite
+
+PYPROJECT = """[project]
+name = "shop"
+version = "0.1.0"
+
+[build-system]
+requires = ["uv_build>=0.8,<0.14"]
+build-backend = "uv_build"
+
+[tool.pytest.ini_options]
+pythonpath = ["src"]
+"""
+TOTAL = "def total(prices):\n    return sum(prices)\n"
+DISCOUNT = "\n\ndef discount(price, percent):\n    return price * (100 - percent) / 100\n"
+AVERAGE = "\n\ndef average(prices):\n    return sum(prices) / len(prices)\n"
+TEST_TOTAL = "from shop import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
+TEST_AVERAGE = (
+    "\n\ndef test_average():\n    from shop import average\n\n    assert average([1, 3]) == 2\n"
+)
+TEST_DISCOUNT = (
+    "from shop import discount\n\n\ndef test_discount():\n    assert discount(200, 25) == 150\n"
+)
+SHOP = "src/shop/__init__.py"
+
+
+def _uv() -> str:
+    found = Path(sys.executable).parent / "uv"
+    uv = str(found) if found.exists() else shutil.which("uv")
+    if uv is None:
+        skip_or_fail("uv", "uv installs the red-team project into its venv, offline")
+    return str(uv)
+
+
+@pytest.fixture(scope="module")
+def project(repo_kit: Any) -> Iterator[SimpleNamespace]:
+    """A built repo suite of a src-layout project with its own venv (editable install)."""
+    if "bwrap" not in driver_names(EXECUTORS):
+        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
+    base = Path(tempfile.mkdtemp(prefix="garuda-repo-redteam-", dir="/var/tmp"))
+    repo = repo_kit.GitRepo(base / "shop")
+    repo.commit(
+        "Start shop",
+        {
+            ".gitignore": ".venv\n__pycache__/\n",
+            "pyproject.toml": PYPROJECT,
+            SHOP: TOTAL,
+            "tests/test_total.py": TEST_TOTAL,
+        },
+    )
+    discount = repo.commit(
+        "Add discount",
+        {SHOP: TOTAL + DISCOUNT, "tests/test_discount.py": TEST_DISCOUNT},
+    )
+    average = repo.commit(
+        "Add average",
+        {SHOP: TOTAL + DISCOUNT + AVERAGE, "tests/test_total.py": TEST_TOTAL + TEST_AVERAGE},
+    )
+    venv = repo.root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    purelib = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "pytest_from_garuda.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    env = {**os.environ, "UV_CACHE_DIR": str(base / "uv-cache")}
+    subprocess.run(
+        [
+            _uv(),
+            "pip",
+            "install",
+            "--offline",
+            "--no-deps",
+            "--python",
+            str(venv / "bin" / "python"),
+            "-e",
+            ".",
+        ],
+        cwd=repo.root,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    built = run_garuda("eval", "--from-git", cwd=repo.root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "Kept 2 task(s)" in built.stdout, built.stdout
+    yield SimpleNamespace(root=repo.root, discount=discount[:10], average=average[:10])
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _play(project: SimpleNamespace, task: str, command: str | None, **options: Any) -> Played:
+    return play("repo", task, command, cwd=project.root, **options)
+
+
+def _fails(played: Played, reason: str | None = None) -> None:
+    assert played.status == "FAIL", (played.status, played.failure, played.stderr[-1500:])
+    if reason is not None:
+        assert reason in (played.failure or ""), played.failure
+
+
+def test_the_oracle_passes_under_bwrap(project: SimpleNamespace) -> None:
+    for task in (project.discount, project.average):
+        played = _play(project, task, None)
+        assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+FAKE_REPORT = """import os, sys
+for arg in sys.argv:
+    if arg.startswith("--junitxml="):
+        with open(arg.split("=", 1)[1], "w") as report:
+            report.write('<testsuite><testcase classname="tests.test_discount" '
+                         'name="test_discount"/></testsuite>')
+os._exit(0)
+"""
+
+
+def test_a_module_that_runs_before_pytest(project: SimpleNamespace) -> None:
+    """``pluggy.py`` in the working folder: ``python -m pytest`` would import it first."""
+    command = f"cat > pluggy.py <<'EOF'\n{FAKE_REPORT}EOF"
+    _fails(_play(project, project.discount, command), "check exited")
+
+
+PLUGIN = """import pytest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    report.outcome = "passed"
+    report.longrepr = None
+    return report
+"""
+
+
+def test_a_plugin_registered_in_the_workspace(project: SimpleNamespace) -> None:
+    """A dist-info with a ``pytest11`` entry point: autoload would find it."""
+    command = (
+        "mkdir helper-1.0.dist-info && "
+        "printf 'Metadata-Version: 2.1\\nName: helper\\nVersion: 1.0\\n' > helper-1.0.dist-info/METADATA && "
+        "printf '[pytest11]\\nhelper = helper_plugin\\n' > helper-1.0.dist-info/entry_points.txt && "
+        f"cat > helper_plugin.py <<'EOF'\n{PLUGIN}EOF"
+    )
+    _fails(_play(project, project.average, command), "test_average")
+
+
+def test_a_new_pytest_config_file(project: SimpleNamespace) -> None:
+    """``.pytest.ini`` wins over pyproject.toml and deselects the failing test."""
+    command = (
+        "printf '[pytest]\\npythonpath = src\\naddopts = --deselect tests/test_total.py::test_average\\n'"
+        " > .pytest.ini"
+    )
+    _fails(_play(project, project.average, command), "protected files changed: added .pytest.ini")
+
+
+def test_editing_the_protected_pyproject(project: SimpleNamespace) -> None:
+    command = "printf '\\naddopts = \"--deselect tests/test_total.py::test_average\"\\n' >> pyproject.toml"
+    _fails(
+        _play(project, project.average, command), "protected files changed: changed pyproject.toml"
+    )
+
+
+def test_a_conftest(project: SimpleNamespace) -> None:
+    command = f"cat > tests/conftest.py <<'EOF'\n{PLUGIN}EOF"
+    _fails(
+        _play(project, project.average, command), "protected files changed: added tests/conftest.py"
+    )
+
+
+PATCH_PYTEST = """
+
+def discount(price, percent):
+    return 0
+
+
+import _pytest.reports as _reports
+
+_made = _reports.TestReport.from_item_and_call.__func__
+
+
+def _passed(cls, item, call):
+    report = _made(cls, item, call)
+    report.outcome, report.longrepr = "passed", None
+    return report
+
+
+_reports.TestReport.from_item_and_call = classmethod(_passed)
+"""
+
+
+def test_code_under_test_patches_pytest(project: SimpleNamespace) -> None:
+    command = f"cat >> {SHOP} <<'EOF'\n{PATCH_PYTEST}EOF"
+    played = _play(project, project.discount, command)
+    _fails(played, "the test runner's results were tampered with")
+    assert any("_pytest" in line for line in played.suspicious), played.suspicious
+
+
+EXIT_EARLY = """
+
+def discount(price, percent):
+    return 0
+
+
+import os, sys
+for _arg in sys.argv:
+    if _arg.startswith("--junitxml="):
+        with open(_arg.split("=", 1)[1], "w") as _report:
+            _report.write('<testsuite><testcase classname="tests.test_discount" '
+                          'name="test_discount"/></testsuite>')
+os._exit(0)
+"""
+
+
+def test_code_under_test_writes_the_report_and_exits(project: SimpleNamespace) -> None:
+    command = f"cat >> {SHOP} <<'EOF'\n{EXIT_EARLY}EOF"
+    _fails(_play(project, project.discount, command), "the must-fail canary test is missing")
+
+
+READ_EDITABLE = (
+    "cp \"$(.venv/bin/python -c 'import shop; print(shop.__file__)')\" src/shop/__init__.py"
+)
+
+
+def test_reading_heads_code_through_the_linked_venv(project: SimpleNamespace) -> None:
+    """The venv's editable install points at the checkout, which holds HEAD's code."""
+    on_host = _play(project, project.discount, READ_EDITABLE, executor="host")
+    assert on_host.status == "PASS", "control: on the host the checkout is readable"
+    _fails(_play(project, project.discount, READ_EDITABLE))
+
+
+READ_HISTORY = (
+    'root="$(dirname "$(readlink .venv)")"; '
+    'git -C "$root" show HEAD:src/shop/__init__.py > src/shop/__init__.py'
+)
+
+
+def test_reading_the_users_git_history(project: SimpleNamespace) -> None:
+    """The venv link names the checkout; its git history holds every answer."""
+    on_host = _play(project, project.discount, READ_HISTORY, executor="host")
+    assert on_host.status == "PASS", "control: on the host the user's history is readable"
+    _fails(_play(project, project.discount, READ_HISTORY))
+
+
+def test_the_tasks_own_history_holds_no_answer(project: SimpleNamespace) -> None:
+    command = "git log --all --format=%H | while read c; do git show $c:src/shop/__init__.py; done > found.txt; grep -q 'def discount' found.txt && cp found.txt src/shop/__init__.py"
+    _fails(_play(project, project.discount, command))
+
+
+PLANT_PYC = """import importlib.util, os, py_compile, sys
+source = 'src/shop/__init__.py'
+info = os.stat(source)
+solved = open(source).read() + '''
+
+def discount(price, percent):
+    return price * (100 - percent) / 100
+'''
+with open('/tmp/solved.py', 'w') as handle:
+    handle.write(solved)
+target = importlib.util.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+py_compile.compile('/tmp/solved.py', cfile=target)
+data = bytearray(open(target, 'rb').read())
+data[8:12] = int(info.st_mtime).to_bytes(4, 'little')
+data[12:16] = (info.st_size & 0xFFFFFFFF).to_bytes(4, 'little')
+open(target, 'wb').write(bytes(data))
+"""
+
+
+def test_planted_bytecode_beside_unchanged_source(project: SimpleNamespace) -> None:
+    """A ``__pycache__`` file made for the solved module, stamped with the old source's time."""
+    command = f".venv/bin/python - <<'EOF'\n{PLANT_PYC}EOF"
+    _fails(_play(project, project.discount, command))
+
+
+def test_deleting_the_tasks_test(project: SimpleNamespace) -> None:
+    _fails(
+        _play(project, project.discount, "rm tests/test_discount.py"),
+        "protected files changed: deleted tests/test_discount.py",
+    )
+
+
+def test_a_test_file_added_under_node_modules(project: SimpleNamespace) -> None:
+    """A passing copy of the task's test under node_modules: never carried into the judge."""
+    command = (
+        "mkdir -p node_modules/tests && "
+        "printf 'def test_discount():\\n    pass\\n' > node_modules/tests/test_discount.py"
+    )
+    played = _play(project, project.discount, command)
+    _fails(played)
+    assert any(line.startswith("node_modules/") for line in played.left_out), played.left_out
+
+
+def test_swapping_the_venv_link_for_a_fake_python(project: SimpleNamespace) -> None:
+    command = (
+        "rm .venv && mkdir -p .venv/bin && printf '#!/bin/sh\\nexit 0\\n' > .venv/bin/python"
+        " && chmod +x .venv/bin/python"
+    )
+    played = _play(project, project.discount, command)
+    _fails(played)
+    assert ".venv/bin/python: its place in the task is not a plain file" in played.left_out
+
+
+@pytest.fixture(scope="module")
+def node_project(repo_kit: Any) -> Iterator[SimpleNamespace]:
+    """A built repo suite of a ``node --test`` project (npm test), outside /tmp."""
+    if "bwrap" not in driver_names(EXECUTORS):
+        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
+    if not shutil.which("node"):
+        skip_or_fail("node", "the node red team mines a node --test project")
+    base = Path(tempfile.mkdtemp(prefix="garuda-repo-redteam-node-", dir="/var/tmp"))
+    repo = repo_kit.GitRepo(base / "mathjs")
+    shas = repo_kit.node_history(repo)
+    built = run_garuda("eval", "--from-git", cwd=repo.root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    yield SimpleNamespace(root=repo.root, mean=shas["mean"][:10])
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def test_the_node_oracle_passes_under_bwrap(node_project: SimpleNamespace) -> None:
+    played = _play(node_project, node_project.mean, None)
+    assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+NO_OP_ASSERT = """
+module.exports.mean = () => 0;
+const assert = require('node:assert');
+for (const key of Object.keys(assert)) {
+  if (typeof assert[key] === 'function') assert[key] = () => {};
+}
+require('node:module').syncBuiltinESMExports();
+"""
+
+
+def test_code_under_test_makes_node_assert_a_no_op(node_project: SimpleNamespace) -> None:
+    """Every ``node:assert`` function emptied from the module the tests load."""
+    command = f"cat >> src/math.js <<'EOF'\n{NO_OP_ASSERT}EOF"
+    suite = load_repo_suite(node_project.root)
+    task = next(t for t in suite.tasks() if t.id == node_project.mean)
+    workspace = Path(tempfile.mkdtemp(prefix="garuda-control-"))
+    try:
+        suite.materialize(task, workspace)
+        subprocess.run(["bash", "-c", command], cwd=workspace, check=True)
+        runner = check_runner_for(task)
+        control = anyio.run(lambda: check_in_place(task, workspace, runner=runner))
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    assert control.passed, "control: without canaries the emptied asserts pass the task"
+    played = _play(node_project, node_project.mean, command)
+    _fails(played, "the test runner's results were tampered with")
