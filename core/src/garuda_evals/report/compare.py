@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
 from garuda_evals.models.report import SCHEMA_VERSION, Report, TaskMean
+from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
 from garuda_evals.report.table import rates_line
 
@@ -35,9 +36,17 @@ def load_report(path: Path) -> Report:
         raise FileFormatError(describe_validation_error(file, error)) from error
 
 
+def _flat(settings: RunSettings) -> dict[str, object]:
+    """Core's settings and every plugin option as one ``name -> value`` map."""
+    flat = settings.model_dump(exclude={"options"})
+    for values in settings.options.values():
+        flat.update(values)
+    return flat
+
+
 def setting_differences(a: Report, b: Report) -> list[str]:
     """``--todo: off -> on`` for each flag (and the agent and executor) that differs."""
-    left, right = a.settings.model_dump(), b.settings.model_dump()
+    left, right = _flat(a.settings), _flat(b.settings)
     lines = [
         f"{name}: {left[name]} -> {right[name]}"
         for name in left

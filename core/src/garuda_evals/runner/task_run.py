@@ -42,6 +42,8 @@ class TaskContext:
     emit: Callable[[str, Job, str], None]
     hidden: tuple[Path, ...] = ()
     """Folders sandboxed commands must not read: the user's project (its history, earlier runs)."""
+    task_timeout_s: float = 600.0
+    """The agent's time per task: the user's, or the agent's own limit (a batch API's)."""
 
 
 def _base_policy(workspace: Path, context: TaskContext) -> SandboxPolicy:
@@ -91,8 +93,7 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
             workspace=workspace,
             executor=executor,
             env=env,
-            timeout_s=settings.task_timeout_s,
-            max_steps=settings.max_steps,
+            timeout_s=context.task_timeout_s,
             transcript=job.transcript,
             settings=settings,
             events=lambda kind, message: context.emit(kind, job, message),
@@ -101,13 +102,13 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         context.emit("start", job, task.title)
         agent_started = time.monotonic()
         try:
-            with anyio.fail_after(settings.task_timeout_s):
+            with anyio.fail_after(context.task_timeout_s):
                 outcome = await context.agent.run(turn)
         except TimeoutError:
             row.steps, row.usage = progress.steps, progress.usage
             row.agent_duration_ms = _elapsed_ms(agent_started)
             row.status, row.stop_reason = Status.FAIL, "timeout"
-            row.failure = f"the agent ran past the {settings.task_timeout_s:.0f} s task limit"
+            row.failure = f"the agent ran past the {context.task_timeout_s:.0f} s task limit"
             return row
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason

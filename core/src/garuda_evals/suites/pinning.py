@@ -93,10 +93,10 @@ def write_pins(root: Path, pins: dict[str, list[str]]) -> Path:
 
 def main(names: list[str]) -> int:
     """Record and write the pins of each named installed suite (or suite folder)."""
-    from garuda_evals.plugins.manager import PluginRegistry
+    from garuda_evals.plugins.manager import get_registry
     from garuda_evals.runner.selection import load_suite
 
-    suites = PluginRegistry().collect("garuda_suites")
+    suites = get_registry().suites()
     for name in names:
         suite = load_suite(name, suites)
         root = getattr(suite, "root", None)
