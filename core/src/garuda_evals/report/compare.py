@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.files import parse_json
 from garuda_evals.models.report import SCHEMA_VERSION, Report, TaskMean
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
@@ -19,12 +19,7 @@ IGNORED_SETTINGS = {"report_format"}
 def load_report(path: Path) -> Report:
     """A saved report (a report.json or its run folder); bad files name the file and field."""
     file = path / "report.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FileFormatError(f"{file}: cannot read: {error.strerror}") from error
-    except json.JSONDecodeError as error:
-        raise FileFormatError(f"{file}: not valid JSON: {error}") from error
+    data = parse_json(file)
     version = data.get("schemaVersion") if isinstance(data, dict) else None
     if version != SCHEMA_VERSION:
         raise FileFormatError(
