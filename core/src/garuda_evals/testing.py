@@ -43,11 +43,12 @@ def run_garuda(
     )
 
 
-def only_report(cwd: Path, context: str = "") -> dict:
+def only_report(cwd: Path, context: str = "") -> dict[str, Any]:
     """The one report.json a run wrote under ``cwd``; fails when there is none or several."""
     reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
     assert len(reports) == 1, context or f"{len(reports)} reports under {cwd}"
-    return json.loads(reports[0].read_text(encoding="utf-8"))
+    report: dict[str, Any] = json.loads(reports[0].read_text(encoding="utf-8"))
+    return report
 
 
 def result_rows(stdout: str, suite: str | None = None) -> dict[str, str]:
@@ -78,12 +79,13 @@ def skip_or_fail(tool: str, reason: str) -> None:
     pytest.skip(f"{tool} missing: {reason}")
 
 
-def check_runner_for(task: Task, registry: PluginRegistry | None = None):  # type: ignore[no-untyped-def]
+def check_runner_for(task: Task, registry: PluginRegistry | None = None) -> CheckRunner:
     """The check runner a task names, loaded from the installed plugins."""
     from garuda_evals.plugins.manager import get_registry
 
     registry = registry or get_registry()
-    return registry.check_runners()[task.check.runner].record.load()
+    runner: CheckRunner = registry.check_runners()[task.check.runner].record.load()
+    return runner
 
 
 async def self_test(
@@ -130,7 +132,7 @@ class Played:
     failure: str | None
     suspicious: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
-    row: dict = field(default_factory=dict)
+    row: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
     stderr: str = ""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from garuda_evals.executors.base import Executor
+from garuda_evals.models.events import EventKind
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.models.usage import Usage
@@ -16,7 +17,7 @@ from garuda_evals.models.usage import Usage
 if TYPE_CHECKING:
     from garuda_evals.plugins.manager import PluginRegistry
 
-EventSink = Callable[[str, str], None]
+EventSink = Callable[[EventKind, str], None]
 """Called as ``events(kind, message)`` for a live line: kind is 'tool', 'retry' or 'notice'."""
 
 

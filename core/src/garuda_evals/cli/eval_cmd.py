@@ -15,8 +15,6 @@ from garuda_evals.cli.grouped import GroupedCommand, plugin_option
 if TYPE_CHECKING:
     from garuda_evals.plugins.manager import PluginRegistry
 
-CORE_GROUP = "core"
-
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
@@ -85,8 +83,6 @@ def _core_options(command: click.Command) -> click.Command:
     ]
     for decorator in decorators:
         command = decorator(command)
-    for param in command.params:
-        param.garuda_group = CORE_GROUP  # type: ignore[attr-defined]
     return command
 
 
@@ -94,8 +90,7 @@ def build_eval_command(registry: PluginRegistry) -> click.Command:
     """The eval command with core's flags and the options of every installed plugin."""
 
     @click.command("eval", cls=GroupedCommand)
-    @click.pass_context
-    def eval_command(context: click.Context, **options: Any) -> int:
+    def eval_command(**options: Any) -> int:
         """Run coding tasks with an agent and report pass rates, steps, tokens, cost and time.
 
         Exit codes: 0 every run passed, 2 otherwise, 1 the run could not start, 130 interrupted

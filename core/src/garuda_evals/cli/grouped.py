@@ -14,10 +14,19 @@ def option_key(owner: str, name: str) -> str:
     return f"{owner}.{name}"
 
 
+class OwnedOption(click.Option):
+    """A click option that knows which plugin owns it (its ``--help`` section)."""
+
+    def __init__(self, *args: Any, owner: str = "core", distribution: str = "", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        self.distribution = distribution
+
+
 def plugin_option(option: Option, owner: str, distribution: str) -> click.Option:
     """The click option for a plugin's ``Option``, tagged with its owner for ``--help``."""
     kind: Any = click.Choice(list(option.choices)) if option.choices else option.type
-    made = click.Option(
+    made = OwnedOption(
         list(option.flags),
         type=kind,
         default=option.default,
@@ -25,10 +34,10 @@ def plugin_option(option: Option, owner: str, distribution: str) -> click.Option
         is_flag=option.is_flag,
         metavar=option.metavar,
         help=option.help,
+        owner=owner,
+        distribution=distribution,
     )
     made.name = option_key(owner, option.name)
-    made.garuda_group = owner  # type: ignore[attr-defined]
-    made.garuda_distribution = distribution  # type: ignore[attr-defined]
     return made
 
 
@@ -43,8 +52,8 @@ class GroupedCommand(click.Command):
             record = param.get_help_record(ctx)
             if record is None:
                 continue
-            group = getattr(param, "garuda_group", "core")
-            distribution = getattr(param, "garuda_distribution", None)
+            group = param.owner if isinstance(param, OwnedOption) else "core"
+            distribution = param.distribution if isinstance(param, OwnedOption) else None
             headings[group] = f"Options of {distribution}" if distribution else "Options"
             groups.setdefault(group, []).append(record)
         for group, records in groups.items():

@@ -9,6 +9,7 @@ from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.task import Task
 from garuda_evals.plugins.known import SUITES, TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry, Registered
+from garuda_evals.records import SuiteRecord
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.folder import load_folder_suite
 
@@ -27,10 +28,11 @@ def _looks_like_path(value: str) -> bool:
     return "/" in value or value.startswith(".") or Path(value).is_dir()
 
 
-def load_suite(name: str, suites: dict[str, Registered]) -> Suite:
+def load_suite(name: str, suites: dict[str, Registered[SuiteRecord]]) -> Suite:
     """A registered suite by name, or a suite folder by path."""
     if name in suites:
-        return suites[name].record.load()
+        suite: Suite = suites[name].record.load()
+        return suite
     if _looks_like_path(name):
         return load_folder_suite(Path(name))
     if not suites:
@@ -45,7 +47,7 @@ def load_suite(name: str, suites: dict[str, Registered]) -> Suite:
     )
 
 
-def suite_names(requested: list[str], suites: dict[str, Registered]) -> list[str]:
+def suite_names(requested: list[str], suites: dict[str, Registered[SuiteRecord]]) -> list[str]:
     """Expand ``all`` to every registered suite that belongs in it; keep order, no repeats."""
     names: list[str] = []
     for name in requested:

@@ -14,7 +14,7 @@ import anyio
 from garuda_evals.agents.base import AgentFactory, RunLimits
 from garuda_evals.agents.refusals import refuse_foreign_options
 from garuda_evals.errors import UsageError
-from garuda_evals.models.events import RunEvent, RunStarted
+from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
@@ -54,7 +54,10 @@ def choose_agent(settings: RunSettings, registry: PluginRegistry) -> AgentFactor
                 "or pick --agent oracle, noop or command"
             )
         name = MODEL_AGENT
-    return load_driver(AGENTS, name, what="agent", known=KNOWN_AGENTS, plugins=registry)
+    factory: AgentFactory = load_driver(
+        AGENTS, name, what="agent", known=KNOWN_AGENTS, plugins=registry
+    )
+    return factory
 
 
 def choose_formatter(registry: PluginRegistry, name: str) -> ReportFormatter:
@@ -122,11 +125,11 @@ async def run_eval(
     def tag(job: Job) -> str:
         return live.tag(job.item.task.suite, job.item.task.id, job.repeat)
 
-    def emit(kind: str, job: Job, message: str) -> None:
+    def emit(kind: EventKind, job: Job, message: str) -> None:
         live.event(kind, tag(job), message)
         registry.notify(
             "garuda_event",
-            event=RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message),  # type: ignore[arg-type]
+            event=RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message),
         )
 
     def on_result(job: Job, result: TaskResult) -> None:

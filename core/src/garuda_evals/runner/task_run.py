@@ -15,6 +15,7 @@ from garuda_evals.agents.base import Agent, AgentTurn, Progress
 from garuda_evals.checks.base import CheckRunner
 from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
+from garuda_evals.models.events import EventKind
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.runner.check import Judge, judge_in_copy
@@ -39,7 +40,7 @@ class TaskContext:
     agent: Agent
     backend: ExecutorBackend
     runners: dict[str, CheckRunner]
-    emit: Callable[[str, Job, str], None]
+    emit: Callable[[EventKind, Job, str], None]
     hidden: tuple[Path, ...] = ()
     """Folders sandboxed commands must not read: the user's project (its history, earlier runs)."""
     task_timeout_s: float = 600.0
