@@ -31,6 +31,7 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: setup
 	@for script in bench/*.py; do echo "== $$script"; $(VENV)/bin/python $$script || exit 1; done

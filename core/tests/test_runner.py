@@ -12,9 +12,9 @@ import pytest
 
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status
-from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.session import EvalOutcome, run_eval
+from garuda_evals.testing import run_settings as make_settings
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Ran:
 
 def evaluate(project: Path, suite: Path, **settings: object) -> Ran:
     defaults: dict[str, object] = {"suites": [str(suite)], "executor": "host"}
-    run_settings = RunSettings(**{**defaults, **settings})
+    run_settings = make_settings(**{**defaults, **settings})
     out, err = io.StringIO(), io.StringIO()
 
     async def go() -> EvalOutcome:

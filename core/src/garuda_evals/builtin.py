@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from garuda_evals.hookspecs import hookimpl
 from garuda_evals.records import CheckRunnerRecord, FormatterRecord
 
+if TYPE_CHECKING:
+    from garuda_evals.checks.base import CheckRunner
+    from garuda_evals.report.formatter import ReportFormatter
 
-def _table():  # type: ignore[no-untyped-def]
+
+def _table() -> ReportFormatter:
     from garuda_evals.report.table import TableFormatter
 
     return TableFormatter()
 
 
-def _json():  # type: ignore[no-untyped-def]
+def _json() -> ReportFormatter:
     from garuda_evals.report.json_format import JsonFormatter
 
     return JsonFormatter()
 
 
-def _junit():  # type: ignore[no-untyped-def]
+def _junit() -> CheckRunner:
     from garuda_evals.checks.junit import JUnitCheckRunner
 
     return JUnitCheckRunner("junit")

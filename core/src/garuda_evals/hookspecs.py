@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from garuda_evals.models.events import RunEvent, RunStarted
     from garuda_evals.models.report import Report
     from garuda_evals.models.result import TaskResult
     from garuda_evals.records import (
         CheckRunnerRecord,
         CommandRecord,
         FormatterRecord,
-        ProviderRecord,
+        OptionsRecord,
         SuiteBuilderRecord,
         SuiteRecord,
         ToolchainRecord,
     )
-    from garuda_evals.runner.events import RunEvent, RunStarted
 
 PROJECT = "garuda_evals"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -118,14 +118,39 @@ def garuda_suite_builders() -> Iterable[SuiteBuilderRecord]:
 
 
 @hookspec
-def garuda_model_providers() -> Iterable[ProviderRecord]:
-    """Register model providers for the model agent, chosen by the spec's ``provider/`` prefix.
+def garuda_options() -> Iterable[OptionsRecord]:
+    """Register the options a plugin owns for ``garuda eval`` (or another command).
+
+    Called when the CLI is built. The CLI attaches each option under the plugin's heading in
+    ``--help``; the values reach the run validated by the record's model, and report.json
+    records them grouped by owner. Give ``agents`` to options only some agents honour.
 
     Example::
 
         @hookimpl
-        def garuda_model_providers():
-            yield ProviderRecord(name="gemini", description="Google Gemini", load=GeminiProvider)
+        def garuda_options():
+            yield OptionsRecord(
+                name="gemini-cli",
+                description="the Gemini CLI agent",
+                options=(Option(("--sandbox-mode",), "gemini's own sandbox",
+                                choices=("on", "off"), agents=("gemini-cli",)),),
+                model=lambda: GeminiOptions,
+            )
+    """
+
+
+@hookspec
+def garuda_add_hookspecs() -> Iterable[object]:
+    """Return modules or classes of hookspecs this plugin brings for plugins of its own.
+
+    Called once, after every plugin is loaded and before hooks are checked.
+
+    Example::
+
+        @hookimpl
+        def garuda_add_hookspecs():
+            from garuda_evals_agent import hookspecs
+            return [hookspecs]
     """
 
 

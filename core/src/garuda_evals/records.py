@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import click
+    from pydantic import BaseModel
 
     from garuda_evals.checks.base import CheckRunner
     from garuda_evals.report.formatter import ReportFormatter
@@ -70,17 +71,65 @@ class CommandRecord:
 
 @dataclass(frozen=True)
 class SuiteBuilderRecord:
-    """A source that builds a suite on demand (``--from-git``)."""
+    """A source that builds a suite on demand (``--from-git``).
+
+    ``garuda eval`` builds instead of running when the option ``trigger`` of the options
+    record ``owner`` is set; the builder gets that owner's options (and ``parallel``).
+    """
 
     name: str
     description: str
     load: Callable[[], SuiteBuilder]
+    owner: str = ""
+    trigger: str = ""
 
 
 @dataclass(frozen=True)
-class ProviderRecord:
-    """A model provider, chosen by the prefix of a model spec (``anthropic/...``)."""
+class Option:
+    """One flag of a ``garuda`` command, owned by the plugin whose OptionsRecord lists it.
+
+    ``dest`` defaults to the long flag with ``_`` for ``-`` (``--keep-thinking`` ->
+    ``keep_thinking``). ``agents`` names the agents that honour it (None: every agent);
+    giving it to another agent is refused before any agent call.
+    """
+
+    flags: tuple[str, ...]
+    help: str
+    dest: str | None = None
+    type: Any = None
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    multiple: bool = False
+    is_flag: bool = False
+    metavar: str | None = None
+    agents: tuple[str, ...] | None = None
+
+    @property
+    def name(self) -> str:
+        """The value's name in settings and report.json."""
+        if self.dest:
+            return self.dest
+        long = max(self.flags, key=len)
+        return long.lstrip("-").replace("-", "_")
+
+    @property
+    def flag(self) -> str:
+        """The long flag, as error messages show it."""
+        return max(self.flags, key=len)
+
+
+@dataclass(frozen=True)
+class OptionsRecord:
+    """The options one plugin owns for one command (``eval`` by default).
+
+    ``name`` is the owner: the heading of the group in ``--help`` and the key of the values
+    in report.json. ``model`` (lazy) returns a pydantic model with a field per option; the
+    values are validated with it, so a plugin reads them typed with
+    ``settings.options_for(name, Model)``.
+    """
 
     name: str
     description: str
-    load: Callable[[], Any]
+    options: tuple[Option, ...]
+    model: Callable[[], type[BaseModel]] | None = None
+    command: str = "eval"

@@ -11,12 +11,14 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from garuda_evals.agents.oracle import apply_solution
 from garuda_evals.checks.base import CheckRunner
 from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.executors.host import HostBackend, HostExecutor
+from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.check import Judge, Verdict, judge_in_copy
@@ -41,11 +43,12 @@ def run_garuda(
     )
 
 
-def only_report(cwd: Path, context: str = "") -> dict:
+def only_report(cwd: Path, context: str = "") -> dict[str, Any]:
     """The one report.json a run wrote under ``cwd``; fails when there is none or several."""
     reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
     assert len(reports) == 1, context or f"{len(reports)} reports under {cwd}"
-    return json.loads(reports[0].read_text(encoding="utf-8"))
+    report: dict[str, Any] = json.loads(reports[0].read_text(encoding="utf-8"))
+    return report
 
 
 def result_rows(stdout: str, suite: str | None = None) -> dict[str, str]:
@@ -76,10 +79,13 @@ def skip_or_fail(tool: str, reason: str) -> None:
     pytest.skip(f"{tool} missing: {reason}")
 
 
-def check_runner_for(task: Task, registry: PluginRegistry | None = None):  # type: ignore[no-untyped-def]
+def check_runner_for(task: Task, registry: PluginRegistry | None = None) -> CheckRunner:
     """The check runner a task names, loaded from the installed plugins."""
-    registry = registry or PluginRegistry()
-    return registry.collect("garuda_check_runners")[task.check.runner].record.load()
+    from garuda_evals.plugins.manager import get_registry
+
+    registry = registry or get_registry()
+    runner: CheckRunner = registry.check_runners()[task.check.runner].record.load()
+    return runner
 
 
 async def self_test(
@@ -126,7 +132,7 @@ class Played:
     failure: str | None
     suspicious: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
-    row: dict = field(default_factory=dict)
+    row: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
     stderr: str = ""
 
@@ -218,3 +224,27 @@ async def check_in_place(
         result, evidence, runner=runner, limit_s=limit, canaries=None, nonce="", expected=None
     )
     return Verdict(ruling.passed, ruling.reason, check_outcome(plan, result, evidence))
+
+
+def run_settings(**values: Any) -> RunSettings:
+    """RunSettings from flag names as ``garuda eval`` takes them, plugin options included.
+
+    ``run_settings(model="anthropic/x", agent="garuda")`` puts ``model`` under the plugin
+    that owns ``--model``; an option no installed plugin owns is a TypeError.
+    """
+    from garuda_evals.plugins.manager import get_registry
+
+    core = {key: value for key, value in values.items() if key in RunSettings.model_fields}
+    options: dict[str, dict[str, Any]] = {}
+    owners = {
+        option.name: owner
+        for owner, registered in get_registry().options().items()
+        for option in registered.record.options
+    }
+    for key, value in values.items():
+        if key in core:
+            continue
+        if key not in owners:
+            raise TypeError(f"no installed plugin owns the option {key!r}")
+        options.setdefault(owners[key], {})[key] = value
+    return RunSettings(**core, options=options)

@@ -6,7 +6,7 @@ import json
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TextIO
 
 
 class Transcript:
@@ -14,7 +14,7 @@ class Transcript:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file = None
+        self._file: TextIO | None = None
 
     def __enter__(self) -> Transcript:
         self.path.parent.mkdir(parents=True, exist_ok=True)

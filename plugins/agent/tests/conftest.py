@@ -120,7 +120,6 @@ def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
             executor=HostExecutor(),
             env=check_environment(),
             timeout_s=600,
-            max_steps=settings.max_steps,
             transcript=transcript,
             settings=settings,
             events=lambda kind, message: events.append((kind, message)),

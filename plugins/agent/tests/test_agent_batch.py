@@ -3,7 +3,7 @@
 import pytest
 
 from garuda_evals.errors import UsageError
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.factory import GarudaAgentFactory
 from garuda_evals_agent.testing import Fault, Reply, Text, Tokens, Use
 
@@ -15,7 +15,7 @@ def test_batch_run_is_half_price_and_waits_for_each_batch(fake_server, run_turn)
         [Reply([Use("list_files", {})], usage=TOKENS), Reply([Text("done")], usage=TOKENS)]
     )
     run = run_turn(
-        RunSettings(model="anthropic/claude-haiku-4-5", batch="on"), files={"a.txt": "x"}
+        run_settings(model="anthropic/claude-haiku-4-5", batch="on"), files={"a.txt": "x"}
     )
     assert run.error is None, run.error
     assert (run.outcome.steps, run.outcome.stop_reason) == (2, "done")
@@ -32,7 +32,7 @@ def test_batch_run_is_half_price_and_waits_for_each_batch(fake_server, run_turn)
 
 def test_batch_errored_result_is_retried(fake_server, run_turn):
     fake_server([Fault(error_type="overloaded_error"), Reply([Text("done")])])
-    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", batch="on"))
+    run = run_turn(run_settings(model="anthropic/claude-haiku-4-5", batch="on"))
     assert run.error is None, run.error
     assert [kind for kind, _ in run.events].count("retry") == 1
 
@@ -41,12 +41,12 @@ def test_batch_errored_result_is_retried(fake_server, run_turn):
 def test_batch_with_another_provider_is_refused_before_any_call(model_env, model):
     model_env.setenv("OPENAI_API_KEY", "k")
     with pytest.raises(UsageError, match="Anthropic models only"):
-        GarudaAgentFactory().check_settings(RunSettings(model=model, batch="on"))
+        GarudaAgentFactory().check_settings(run_settings(model=model, batch="on"))
 
 
 def test_a_batch_still_waited_on_at_the_task_limit_is_cancelled(fake_server, run_turn):
     server = fake_server([Reply([Text("late")])], batch_polls=10**6)
-    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", batch="on"), limit_s=1.0)
+    run = run_turn(run_settings(model="anthropic/claude-haiku-4-5", batch="on"), limit_s=1.0)
     assert isinstance(run.error, TimeoutError)
     assert server.requests[-1]["path"] == "/v1/messages/batches/msgbatch_0001/cancel"
     assert run.lines("end")[0]["stopReason"] == "cancelled"

@@ -1,9 +1,9 @@
 """Denied commands, the step limit, the output limit, and paths outside the workspace."""
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.testing import Reply, Text, Think, Use
 
-MODEL = RunSettings(model="anthropic/claude-haiku-4-5")
+MODEL = run_settings(model="anthropic/claude-haiku-4-5")
 
 
 def test_denied_command_goes_back_to_the_model_and_is_not_run(tmp_path, fake_server, run_turn):
@@ -22,7 +22,7 @@ def test_denied_command_goes_back_to_the_model_and_is_not_run(tmp_path, fake_ser
 
 def test_step_limit_stops_the_turn(fake_server, run_turn):
     server = fake_server([Reply([Use("list_files", {})]) for _ in range(5)])
-    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", max_steps=2))
+    run = run_turn(run_settings(model="anthropic/claude-haiku-4-5", max_steps=2))
     assert run.error is None, run.error
     assert (run.outcome.steps, run.outcome.stop_reason) == (2, "max_steps")
     assert len(server.model_calls()) == 2

@@ -1,6 +1,6 @@
 """OpenAI-compatible chat completions with streamed tool calls: openai/, ollama/."""
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.providers.openai_provider import ollama_base_url
 from garuda_evals_agent.testing import Reply, Text, Think, Tokens, Use
 
@@ -13,7 +13,7 @@ def test_ollama_model_runs_tools_through_chat_completions(fake_server, run_turn)
         ],
         provider="ollama",
     )
-    run = run_turn(RunSettings(model="ollama/qwen3-coder:30b"))
+    run = run_turn(run_settings(model="ollama/qwen3-coder:30b"))
     assert run.error is None, run.error
     assert (run.outcome.steps, run.outcome.stop_reason) == (2, "done")
     assert (run.transcript.parent / "work" / "out.txt").read_text() == "hi"
@@ -43,7 +43,7 @@ def test_openai_cut_tool_call_is_recovered(fake_server, run_turn):
         ],
         provider="openai",
     )
-    run = run_turn(RunSettings(model="openai/my-model"))
+    run = run_turn(run_settings(model="openai/my-model"))
     assert run.error is None, run.error
     assert run.outcome.stop_reason == "done"
     assert any(kind == "notice" and "output limit" in line for kind, line in run.events)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.messages import Message, ModelRequest, TextPart
 from garuda_evals_agent.providers.anthropic_models import profile
 from garuda_evals_agent.providers.base import ClientOptions
@@ -39,7 +39,7 @@ def request() -> ModelRequest:
 )
 def test_openai_itself_gets_max_completion_tokens(model_env, model, param, limit):
     model_env.setenv("OPENAI_API_KEY", "k")
-    client = OpenAICompatibleProvider("openai").open(model, RunSettings(), ClientOptions())
+    client = OpenAICompatibleProvider("openai").open(model, run_settings(), ClientOptions())
     asked = request()
     asked.max_tokens = client.max_output_tokens
     body = client.request_body(asked)
@@ -50,6 +50,6 @@ def test_openai_itself_gets_max_completion_tokens(model_env, model, param, limit
 
 def test_compatible_servers_get_max_tokens_and_no_price_source(model_env):
     model_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    client = OpenAICompatibleProvider("openai").open("local", RunSettings(), ClientOptions())
+    client = OpenAICompatibleProvider("openai").open("local", run_settings(), ClientOptions())
     assert "max_tokens" in client.request_body(request())
     assert client.prices.provider_id is None and client.prices.api_url == "http://127.0.0.1:9/v1"

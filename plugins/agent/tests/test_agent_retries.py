@@ -1,10 +1,10 @@
 """Transient errors are retried with backoff; what still fails is an error run."""
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.loop import AgentRunError
 from garuda_evals_agent.testing import Fault, Reply, Text, Tokens
 
-MODEL = RunSettings(model="anthropic/claude-haiku-4-5")
+MODEL = run_settings(model="anthropic/claude-haiku-4-5")
 
 
 def test_529_and_500_are_retried_then_succeed(fake_server, run_turn):
@@ -36,7 +36,7 @@ def test_openai_dropped_stream_then_success(fake_server, run_turn):
         [Fault(drop=True), Reply([Text("done")], usage=Tokens(input=10, output=2))],
         provider="openai",
     )
-    run = run_turn(RunSettings(model="openai/some-local-model"))
+    run = run_turn(run_settings(model="openai/some-local-model"))
     assert run.error is None, run.error
     assert run.outcome.stop_reason == "done"
     assert [kind for kind, _ in run.events].count("retry") == 1
@@ -64,7 +64,7 @@ def test_openai_429_is_retried(fake_server, run_turn):
     fake_server(
         [Fault(429, error_type="rate_limit_error"), Reply([Text("done")])], provider="openai"
     )
-    run = run_turn(RunSettings(model="openai/some-local-model"))
+    run = run_turn(run_settings(model="openai/some-local-model"))
     assert run.error is None, run.error
     retries = [line for kind, line in run.events if kind == "retry"]
     assert len(retries) == 1 and "429" in retries[0]

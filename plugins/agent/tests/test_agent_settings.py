@@ -3,7 +3,7 @@
 import pytest
 
 from garuda_evals.errors import UsageError
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.factory import GarudaAgentFactory
 from garuda_evals_agent.testing import Reply, Text, Think, Use
 
@@ -12,27 +12,27 @@ FACTORY = GarudaAgentFactory()
 
 def test_missing_key_names_the_variable(model_env):
     with pytest.raises(UsageError, match="ANTHROPIC_API_KEY"):
-        FACTORY.check_settings(RunSettings(model="anthropic/claude-haiku-4-5"))
+        FACTORY.check_settings(run_settings(model="anthropic/claude-haiku-4-5"))
     with pytest.raises(UsageError, match="OPENAI_API_KEY"):
-        FACTORY.check_settings(RunSettings(model="openai/gpt-4o"))
+        FACTORY.check_settings(run_settings(model="openai/gpt-4o"))
 
 
 def test_ollama_and_a_custom_base_url_need_no_key(model_env):
-    FACTORY.check_settings(RunSettings(model="ollama/qwen3-coder:30b"))
+    FACTORY.check_settings(run_settings(model="ollama/qwen3-coder:30b"))
     model_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    FACTORY.check_settings(RunSettings(model="openai/my-vllm-model"))
+    FACTORY.check_settings(run_settings(model="openai/my-vllm-model"))
 
 
 def test_no_model_says_how_to_pick_one(model_env):
     with pytest.raises(UsageError, match=r"-m provider/model.*GARUDA_MODEL.*--agent oracle"):
-        FACTORY.check_settings(RunSettings())
+        FACTORY.check_settings(run_settings())
 
 
 def test_model_comes_from_garuda_model(model_env):
     model_env.setenv("GARUDA_MODEL", "anthropic/claude-haiku-4-5")
     model_env.setenv("ANTHROPIC_API_KEY", "k")
-    FACTORY.check_settings(RunSettings())
-    described = FACTORY.describe(RunSettings())
+    FACTORY.check_settings(run_settings())
+    described = FACTORY.describe(run_settings())
     assert described["model"] == "anthropic/claude-haiku-4-5"
     assert described["keepThinking"] == "on" and described["batch"] == "off"
 
@@ -40,7 +40,7 @@ def test_model_comes_from_garuda_model(model_env):
 @pytest.mark.parametrize("spec", ["claude-haiku-4-5", "nosuch/model"])
 def test_bad_model_spec_lists_the_providers(model_env, spec):
     with pytest.raises(UsageError, match="anthropic, ollama, openai"):
-        FACTORY.check_settings(RunSettings(model=spec))
+        FACTORY.check_settings(run_settings(model=spec))
 
 
 @pytest.mark.parametrize(
@@ -58,13 +58,13 @@ def test_bad_model_spec_lists_the_providers(model_env, spec):
 def test_unimplemented_flags_are_refused(model_env, flags, refused):
     model_env.setenv("ANTHROPIC_API_KEY", "k")
     with pytest.raises(UsageError, match=f"{refused}.*not implemented"):
-        FACTORY.check_settings(RunSettings(model="anthropic/claude-haiku-4-5", **flags))
+        FACTORY.check_settings(run_settings(model="anthropic/claude-haiku-4-5", **flags))
 
 
 def test_off_values_of_those_flags_are_fine(model_env):
     model_env.setenv("ANTHROPIC_API_KEY", "k")
     FACTORY.check_settings(
-        RunSettings(
+        run_settings(
             model="anthropic/claude-haiku-4-5",
             subagents="off",
             todo="off",
@@ -92,7 +92,7 @@ SCRIPT = [
 )
 def test_keep_thinking_is_visible_in_the_requests(fake_server, run_turn, keep, first, second):
     server = fake_server(list(SCRIPT))
-    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5", keep_thinking=keep))
+    run = run_turn(run_settings(model="anthropic/claude-haiku-4-5", keep_thinking=keep))
     assert run.error is None, run.error
     messages = server.model_calls()[2]["body"]["messages"]
     assistants = [m["content"] for m in messages if m["role"] == "assistant"]

@@ -8,9 +8,9 @@ from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.executors.host import HostBackend
-from garuda_evals.models.settings import RunSettings
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.suites.folder import load_folder_suite
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.testing import Reply, Text, Think, Tokens, Use
 
 SUITE = {
@@ -79,7 +79,7 @@ def test_agent_solves_a_pytest_task_and_passes_the_check(tmp_path, fake_server, 
     server = fake_server(SOLVE)
 
     run = run_turn(
-        RunSettings(model="anthropic/claude-haiku-4-5"),
+        run_settings(model="anthropic/claude-haiku-4-5"),
         workspace=workspace,
         prompt=task.prompt,
         task=task,

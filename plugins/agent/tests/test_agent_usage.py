@@ -2,7 +2,7 @@
 
 import pytest
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.testing import run_settings
 from garuda_evals_agent.messages import CallUsage
 from garuda_evals_agent.pricing import PriceSource, price_call
 from garuda_evals_agent.testing import Reply, Text, Tokens, Use
@@ -10,7 +10,7 @@ from garuda_evals_agent.testing import Reply, Text, Tokens, Use
 
 def test_response_without_usage_is_unknown_and_cost_incomplete(fake_server, run_turn):
     fake_server([Reply([Use("list_files", {})], usage=None), Reply([Text("done")])])
-    run = run_turn(RunSettings(model="anthropic/claude-haiku-4-5"))
+    run = run_turn(run_settings(model="anthropic/claude-haiku-4-5"))
     assert run.error is None, run.error
     usage = run.outcome.usage
     assert not usage.tokens_known and usage.cost_incomplete
@@ -24,7 +24,7 @@ def test_response_without_usage_is_unknown_and_cost_incomplete(fake_server, run_
 
 def test_model_with_no_known_price_makes_cost_incomplete(fake_server, run_turn):
     fake_server([Reply([Text("done")], usage=Tokens(input=10, output=5))])
-    run = run_turn(RunSettings(model="anthropic/claude-unpriced-test-1"))
+    run = run_turn(run_settings(model="anthropic/claude-unpriced-test-1"))
     usage = run.outcome.usage
     assert usage.tokens_known and usage.total_tokens == 15
     assert usage.cost_incomplete and usage.cost_usd == 0
@@ -40,7 +40,7 @@ def test_openai_prompt_tokens_include_cached_ones(fake_server, run_turn, model_e
         ],
         provider="openai",
     )
-    run = run_turn(RunSettings(model="openai/gpt-4o"))
+    run = run_turn(run_settings(model="openai/gpt-4o"))
     assert run.error is None, run.error
     usage = run.outcome.usage
     assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (320, 1700, 60)

@@ -13,8 +13,7 @@ import pytest
 
 from garuda_evals.errors import FileFormatError, UsageError
 from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.models.settings import RunSettings
-from garuda_evals.testing import self_test
+from garuda_evals.testing import run_settings, self_test
 from garuda_evals_repo_git import prove, rules
 from garuda_evals_repo_git.builder import GitSuiteBuilder
 from garuda_evals_repo_git.suite import load_repo_suite
@@ -233,8 +232,8 @@ def test_solution_is_unreachable_from_the_workspace(mined_python: Any, tmp_path:
 def test_format_on_is_refused(mined_python: Any) -> None:
     suite = load_repo_suite(mined_python.repo.root)
     with pytest.raises(UsageError, match="--format on"):
-        suite.check_settings(RunSettings(format="on"))
-    suite.check_settings(RunSettings(format="off"))
+        suite.check_settings(run_settings(format="on"))
+    suite.check_settings(run_settings(format="off"))
     assert all(t.check.timeout_s == 300 for t in suite.tasks())
 
 

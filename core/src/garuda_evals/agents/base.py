@@ -6,14 +6,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from garuda_evals.executors.base import Executor
+from garuda_evals.models.events import EventKind
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.task import Task
 from garuda_evals.models.usage import Usage
 
-EventSink = Callable[[str, str], None]
+if TYPE_CHECKING:
+    from garuda_evals.plugins.manager import PluginRegistry
+
+EventSink = Callable[[EventKind, str], None]
 """Called as ``events(kind, message)`` for a live line: kind is 'tool', 'retry' or 'notice'."""
 
 
@@ -41,11 +45,19 @@ class AgentTurn:
     executor: Executor
     env: Mapping[str, str]
     timeout_s: float
-    max_steps: int | None
     transcript: Path
     settings: RunSettings
     events: EventSink = field(default=lambda kind, message: None)
     progress: Progress = field(default_factory=Progress)
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Limits an agent sets for its run, recorded in report.json beside the user's settings."""
+
+    parallel: int | None = None
+    task_timeout_s: float | None = None
+    batch: bool = False
 
 
 @dataclass
@@ -78,9 +90,21 @@ class AgentFactory(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     uses_model: ClassVar[bool] = False
+    accepts: ClassVar[frozenset[str]] = frozenset()
+    """Flags of other owners this agent honours too (``--max-steps`` for an agent CLI)."""
+
+    def __init__(self, plugins: PluginRegistry | None = None) -> None:
+        self.plugins = plugins
 
     def check_settings(self, settings: RunSettings) -> None:  # noqa: B027 - optional
-        """Raise UsageError for a flag this agent cannot honour. Runs before any agent call."""
+        """Raise UsageError for a value this agent cannot use. Runs before any agent call.
+
+        Options scoped to other agents are refused before this, by one rule for all.
+        """
+
+    def limits(self, settings: RunSettings) -> RunLimits | None:
+        """Limits this agent needs for the run (a batch API's parallelism), or None."""
+        return None
 
     def describe(self, settings: RunSettings) -> Mapping[str, str]:
         """What report.json records about this agent (for example the model)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
-from garuda_evals.agents.refusals import refuse_model_flags
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
@@ -71,12 +70,11 @@ class CommandAgentFactory(AgentFactory):
     description = "runs --agent-command in the workspace (any agent CLI without an adapter)"
 
     def check_settings(self, settings: RunSettings) -> None:
-        """Needs --agent-command; the model flags belong to the command itself."""
+        """Needs --agent-command (model flags are refused by the rule for every agent)."""
         if not settings.agent_command:
             raise UsageError(
                 "--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)"
             )
-        refuse_model_flags(self.name, settings)
 
     def describe(self, settings: RunSettings) -> dict[str, str]:
         """Record the command."""

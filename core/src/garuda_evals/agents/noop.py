@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
-from garuda_evals.agents.refusals import refuse_model_flags
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
@@ -24,10 +23,6 @@ class NoopAgentFactory(AgentFactory):
 
     name = "noop"
     description = "changes nothing (proves the checks fail as shipped)"
-
-    def check_settings(self, settings: RunSettings) -> None:
-        """The noop agent calls no model."""
-        refuse_model_flags(self.name, settings)
 
     def create(self, settings: RunSettings) -> Agent:
         """The noop agent."""

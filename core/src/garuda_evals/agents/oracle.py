@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
-from garuda_evals.agents.refusals import refuse_model_flags
 from garuda_evals.errors import GarudaError
 from garuda_evals.guarded import delete, write_text
 from garuda_evals.models.settings import RunSettings
@@ -50,10 +49,6 @@ class OracleAgentFactory(AgentFactory):
 
     name = "oracle"
     description = "applies each task's reference solution (proves the checks pass)"
-
-    def check_settings(self, settings: RunSettings) -> None:
-        """The oracle calls no model."""
-        refuse_model_flags(self.name, settings)
 
     def create(self, settings: RunSettings) -> Agent:
         """The oracle agent."""

@@ -1,15 +1,63 @@
-"""Refuse model-agent flags for agents that call no model."""
+"""One rule for every option an agent cannot honour: refuse it before any agent call."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from garuda_evals.agents.base import AgentFactory
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.plugins.manager import CORE_DISTRIBUTION, PluginRegistry
 
 
-def refuse_model_flags(agent: str, settings: RunSettings, *, allowed: tuple[str, ...] = ()) -> None:
-    """Raise UsageError naming the first model-agent flag this agent cannot honour."""
-    for flag, value in settings.explicit_agent_options().items():
-        if flag in allowed:
+@dataclass(frozen=True)
+class ScopedValue:
+    """A given option value that only some agents honour."""
+
+    flag: str
+    value: Any
+    agents: tuple[str, ...]
+    distribution: str
+
+
+CORE_SCOPED = (("--agent-command", "agent_command"), ("--agent-env", "agent_env"))
+COMMAND_AGENTS = ("command",)
+
+
+def _given(value: Any, default: Any) -> bool:
+    return value is not None and value != default and value not in ((), [], False)
+
+
+def scoped_values(settings: RunSettings, registry: PluginRegistry) -> Iterator[ScopedValue]:
+    """Every option the user gave that names the agents it is for."""
+    for flag, field in CORE_SCOPED:
+        value = getattr(settings, field)
+        if _given(value, None):
+            yield ScopedValue(flag, value, COMMAND_AGENTS, CORE_DISTRIBUTION)
+    for owner, registered in registry.options().items():
+        values = settings.options.get(owner, {})
+        for option in registered.record.options:
+            value = values.get(option.name)
+            if option.agents is not None and _given(value, option.default):
+                yield ScopedValue(option.flag, value, option.agents, registered.distribution)
+
+
+def _shown(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+
+def refuse_foreign_options(
+    factory: AgentFactory, settings: RunSettings, registry: PluginRegistry
+) -> None:
+    """Raise UsageError naming the option, the agent and the plugin that owns the option."""
+    for scoped in scoped_values(settings, registry):
+        if factory.name in scoped.agents or scoped.flag in factory.accepts:
             continue
+        why = "cannot honour it" if factory.uses_model else "calls no model and cannot honour it"
         raise UsageError(
-            f"{flag} {value}: the {agent} agent calls no model and cannot honour it; "
-            "drop the flag or use the model agent (garuda-evals-agent)"
+            f"{scoped.flag} {_shown(scoped.value)}: the {factory.name} agent {why}; "
+            f"{scoped.flag} is an option of {scoped.distribution} for the "
+            f"{', '.join(scoped.agents)} agent: drop it or use that agent"
         )

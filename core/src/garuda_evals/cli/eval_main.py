@@ -1,4 +1,4 @@
-"""What ``garuda eval`` does with its flags: list, prepare, build from git, or run."""
+"""What ``garuda eval`` does with its flags: list, prepare, build a suite, or run."""
 
 from __future__ import annotations
 
@@ -13,47 +13,64 @@ from pydantic import ValidationError
 from garuda_evals.cli.eval_cmd import _split
 from garuda_evals.errors import UsageError, describe_validation_error
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.plugins.known import SUITE_BUILDERS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry
 
 DEFAULT_SUITE = "basic"
-BUILDER_FLAGS = ("commits", "since", "max_tasks", "test_command")
 
 
-def settings_from(options: Mapping[str, Any]) -> RunSettings:
-    """RunSettings from the parsed flags."""
+def plugin_values(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The parsed plugin options as ``owner -> name -> value``."""
+    grouped: dict[str, dict[str, Any]] = {}
+    for key, value in options.items():
+        owner, dot, name = key.partition(".")
+        if dot:
+            grouped.setdefault(owner, {})[name] = list(value) if isinstance(value, tuple) else value
+    return grouped
+
+
+def typed_options(
+    registry: PluginRegistry, values: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Each owner's values validated by its model; an error names the flag."""
+    typed: dict[str, dict[str, Any]] = {}
+    for owner, given in values.items():
+        registered = registry.options().get(owner)
+        if registered is None or registered.record.model is None:
+            typed[owner] = given
+            continue
+        try:
+            model = registered.record.model().model_validate(given)
+        except ValidationError as error:
+            first = error.errors()[0]
+            name = str(first["loc"][0]) if first.get("loc") else "?"
+            flag = next((o.flag for o in registered.record.options if o.name == name), name)
+            raise UsageError(f"{flag}: {first.get('msg', 'invalid')}") from error
+        typed[owner] = model.model_dump(mode="json")
+    return typed
+
+
+def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSettings:
+    """RunSettings from the parsed flags: core's, and every plugin's typed by its owner."""
     try:
         return RunSettings(
             agent=options["agent"],
             agent_command=options["agent_command"],
             agent_env=list(options["agent_env"]),
-            model=options["model"],
             suites=_split(options["suites"]) or [DEFAULT_SUITE],
             task_ids=_split(options["task_ids"]),
             repeat=options["repeat"],
             parallel=options["parallel"],
             executor=options["executor"],
-            max_steps=options["max_steps"],
             keep=options["keep"],
-            index=options["index"],
-            subagents=options["subagents"],
-            subagent_model=options["subagent_model"],
-            todo=options["todo"],
-            lsp=options["lsp"],
-            keep_thinking=options["keep_thinking"],
-            format=options["format_"],
-            batch=options["batch"],
             report_format=options["report_format"],
+            options=typed_options(registry, plugin_values(options)),
         )
     except ValidationError as error:
         raise UsageError(describe_validation_error("flags", error)) from error
 
 
-def dispatch(options: Mapping[str, Any], *, cwd: Path) -> int:
-    """Route to --list, --prepare, --from-git or a run; return the exit code."""
-    registry = PluginRegistry()
-    for warning in registry.warnings:
-        click.echo(f"garuda: warning: {warning}", err=True)
+def dispatch(options: Mapping[str, Any], *, cwd: Path, registry: PluginRegistry) -> int:
+    """Route to --list, --prepare, a suite builder's flag (--from-git) or a run."""
     if options["list_only"]:
         from garuda_evals.cli.listing import print_listing
 
@@ -62,22 +79,13 @@ def dispatch(options: Mapping[str, Any], *, cwd: Path) -> int:
         from garuda_evals.cli.prepare import prepare
 
         return anyio.run(prepare, registry, options["prepare"])
-    if options["from_git"]:
-        return _build_from_git(registry, options, cwd)
+    settings = settings_from(options, registry)
+    for registered in registry.suite_builders().values():
+        builder = registered.record
+        if builder.trigger and settings.option(builder.trigger):
+            values = {**settings.options.get(builder.owner, {}), "parallel": settings.parallel}
+            return builder.load().build(values, cwd=cwd, echo=click.echo)
     from garuda_evals.runner.session import run_eval
 
-    settings = settings_from(options)
     outcome = anyio.run(lambda: run_eval(settings, registry=registry, cwd=cwd))
     return outcome.exit_code
-
-
-def _build_from_git(registry: PluginRegistry, options: Mapping[str, Any], cwd: Path) -> int:
-    builders = registry.collect("garuda_suite_builders")
-    if "git" not in builders:
-        raise UsageError(
-            f"--from-git needs a git suite builder{install_hint(SUITE_BUILDERS, 'git')}"
-        )
-    builder = builders["git"].record.load()
-    builder_options = {name: options[name] for name in BUILDER_FLAGS}
-    builder_options["parallel"] = options["parallel"]
-    return builder.build(builder_options, cwd=cwd, echo=click.echo)

@@ -3,40 +3,61 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from garuda_evals import __version__
 from garuda_evals.errors import GarudaError
+from garuda_evals.plugins import known
+
+if TYPE_CHECKING:
+    from garuda_evals.plugins.manager import PluginRegistry
 
 EXIT_CANNOT_START = 1
 EXIT_INTERRUPTED = 130
 
 
-def build_cli() -> click.Group:
-    """The root group with core's commands and every plugin's ``garuda_commands``."""
+def build_cli(registry: PluginRegistry | None = None) -> click.Group:
+    """The root group with core's commands and every plugin's commands and options.
+
+    The registry is built once per process (``get_registry``) unless one is given.
+    """
     from garuda_evals.cli.compare_cmd import compare_command
-    from garuda_evals.cli.eval_cmd import eval_command
+    from garuda_evals.cli.eval_cmd import build_eval_command
     from garuda_evals.cli.plugins_cmd import plugins_command
+    from garuda_evals.plugins.manager import get_registry
+
+    registry = registry or get_registry()
+    _show_warnings(registry)
 
     @click.group(context_settings={"help_option_names": ["-h", "--help"]})
     @click.version_option(__version__, prog_name="garuda")
     def cli() -> None:
         """Measure AI coding agents on coding tasks: pass rate, steps, tokens, cost, time."""
 
-    cli.add_command(eval_command)
+    cli.add_command(build_eval_command(registry))
     cli.add_command(plugins_command)
     cli.add_command(compare_command)
-    _add_plugin_commands(cli)
+    _add_plugin_commands(cli, registry)
     return cli
 
 
-def _add_plugin_commands(cli: click.Group) -> None:
-    from garuda_evals.plugins.manager import PluginRegistry
+def _show_warnings(registry: PluginRegistry) -> None:
+    """Print the warnings so far, and every later one as it happens (a failing observer)."""
+    for warning in registry.warnings:
+        click.echo(f"garuda: warning: {warning}", err=True)
 
+    def warn(message: str) -> None:
+        registry.warnings.append(message)
+        click.echo(f"garuda: warning: {message}", err=True)
+
+    registry.warn = warn
+
+
+def _add_plugin_commands(cli: click.Group, registry: PluginRegistry) -> None:
     try:
-        registry = PluginRegistry()
-        commands = registry.collect("garuda_commands")
+        commands = registry.commands()
     except GarudaError as error:
         click.echo(f"garuda: warning: {error}", err=True)
         return
@@ -61,6 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("garuda: interrupted", err=True)
         return EXIT_INTERRUPTED
+    except click.NoSuchOption as error:
+        needs = known.OPTIONS.get(error.option_name)
+        if needs is None:
+            error.show()
+        else:
+            click.echo(
+                f"garuda: error: {error.option_name} {needs[0]} (install {needs[1]})", err=True
+            )
+        return EXIT_CANNOT_START
     except click.ClickException as error:
         error.show()
         return EXIT_CANNOT_START

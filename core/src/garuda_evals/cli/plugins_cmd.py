@@ -21,13 +21,17 @@ FIRST_PARTY = {
 def plugins_command() -> int:
     """List installed plugins, executors and agents, and what else can be installed."""
     from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names
-    from garuda_evals.plugins.manager import PluginRegistry
+    from garuda_evals.plugins.manager import get_registry
 
-    registry = PluginRegistry()
+    registry = get_registry()
     installed = {plugin.distribution for plugin in registry.plugins}
     click.echo("plugins (entry point group garuda_evals):")
     for plugin in registry.plugins:
         click.echo(f"  {plugin.name:<14} {plugin.distribution} {plugin.version}")
+    for plugin in registry.skipped:
+        click.echo(
+            f"  {plugin.name:<14} {plugin.distribution} {plugin.version} (skipped: see warning)"
+        )
     for title, namespace in (("executors", EXECUTORS), ("agents", AGENTS)):
         click.echo(f"{title} ({namespace}):")
         for name, dist in driver_names(namespace).items():
@@ -38,6 +42,4 @@ def plugins_command() -> int:
         click.echo("not installed:")
         for dist, what in available:
             click.echo(f"  {dist:<32} {what}")
-    for warning in registry.warnings:
-        click.echo(f"warning: {warning}", err=True)
     return 0

@@ -7,7 +7,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from garuda_evals.plugins.manager import PluginRegistry
 
 DEFAULT_OUTPUT_LIMIT = 256 * 1024
 
@@ -94,6 +97,9 @@ class ExecutorBackend(ABC):
     name: ClassVar[str]
     kind: ClassVar[Literal["host", "os"]]
     description: ClassVar[str]
+
+    def __init__(self, plugins: PluginRegistry | None = None) -> None:
+        self.plugins = plugins
 
     @abstractmethod
     def availability(self) -> Availability:

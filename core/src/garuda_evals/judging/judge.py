@@ -126,8 +126,8 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
         change = apply_change(agent_workspace, folder, task.protected)
         suspicious = lint(folder, change.copied)
         if change.protected:
-            reason = f"protected files changed: {', '.join(change.protected)}"
-            return _fail_before_check(change, reason, suspicious)
+            changed = f"protected files changed: {', '.join(change.protected)}"
+            return _fail_before_check(change, changed, suspicious)
         refused = judge.runner.refusals(task, folder, change.copied)
         if refused:
             return _fail_before_check(change, f"refused: {'; '.join(refused[:3])}", suspicious)
@@ -154,7 +154,7 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
             nonce=nonce,
             expected=task.expected_tests,
         )
-        reason = ruling.reason
+        reason: str | None = ruling.reason
         after = changes(reference, snapshot(folder, task.protected))
         during = [line for line in after if not line.startswith("added ")]
         if during:
@@ -185,7 +185,7 @@ def _remove_tree(path: Path) -> None:
     if not os.path.lexists(path):
         return
 
-    def writable_then_retry(function, failed_path, _excinfo):  # type: ignore[no-untyped-def]
+    def writable_then_retry(function: Callable[[str], object], failed_path: str, _: object) -> None:
         os.chmod(os.path.dirname(failed_path), 0o700)
         function(failed_path)
 

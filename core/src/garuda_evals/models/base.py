@@ -1,5 +1,7 @@
 """The base model: strict (unknown fields are errors) and camelCase on the wire."""
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
@@ -14,6 +16,6 @@ class Model(BaseModel):
         frozen=False,
     )
 
-    def to_json_dict(self) -> dict:
+    def to_json_dict(self) -> dict[str, Any]:
         """The record as JSON-ready data with camelCase keys."""
         return self.model_dump(mode="json", by_alias=True)

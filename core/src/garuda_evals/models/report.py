@@ -71,6 +71,7 @@ class Report(Model):
     interrupted: bool = False
     batch: bool = False
     parallel: int = 1
+    task_timeout_s: float = 600.0
     settings: RunSettings
     agent: dict[str, str]
     executor: ExecutorRecord

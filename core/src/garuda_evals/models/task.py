@@ -52,3 +52,4 @@ class Task(Model):
         description="test ids that must pass (None: not pinned; see garuda_evals.suites.pinning)",
     )
     metadata: dict[str, str] = Field(default_factory=dict)
+    source: str = Field(default="", description="the file that defines the task, for errors")

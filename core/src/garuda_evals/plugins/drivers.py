@@ -24,8 +24,11 @@ def driver_names(namespace: str) -> dict[str, str]:
     return dict(sorted(names.items()))
 
 
-def load_driver(namespace: str, name: str, *, what: str, known: dict[str, str]) -> Any:
-    """Import and instantiate the driver ``name``; an unknown name lists the choices."""
+def load_driver(
+    namespace: str, name: str, *, what: str, known: dict[str, str], plugins: Any = None
+) -> Any:
+    """Import and instantiate the driver ``name`` with the registry; an unknown name lists the
+    choices."""
     available = driver_names(namespace)
     if name not in available:
         choices = ", ".join(available) or "none"
@@ -39,7 +42,11 @@ def load_driver(namespace: str, name: str, *, what: str, known: dict[str, str]) 
     extension.ExtensionManager.ENTRY_POINT_CACHE.pop(namespace, None)
     try:
         manager = driver.DriverManager(
-            namespace=namespace, name=name, invoke_on_load=True, on_load_failure_callback=_raise
+            namespace=namespace,
+            name=name,
+            invoke_on_load=True,
+            invoke_kwds={"plugins": plugins},
+            on_load_failure_callback=_raise,
         )
     except Exception as error:
         raise UsageError(

@@ -24,6 +24,30 @@ OS_SANDBOX_FOR_PLATFORM = {
 }
 AGENTS = {"garuda": "garuda-evals-agent"}
 SUITE_BUILDERS = {"git": "garuda-evals-repo-git"}
+MODEL_AGENT = ("needs the model agent", "garuda-evals-agent")
+GIT_BUILDER = ("needs a git suite builder", "garuda-evals-repo-git")
+OPTIONS = {
+    **dict.fromkeys(
+        (
+            "-m",
+            "--model",
+            "--max-steps",
+            "--index",
+            "--subagents",
+            "--subagent-model",
+            "--todo",
+            "--lsp",
+            "--keep-thinking",
+            "--format",
+            "--batch",
+        ),
+        MODEL_AGENT,
+    ),
+    **dict.fromkeys(
+        ("--from-git", "--commits", "--since", "--max-tasks", "--test-command"), GIT_BUILDER
+    ),
+}
+"""Flags of first-party plugins: ``flag -> (what it needs, the distribution to install)``."""
 
 
 def install_hint(table: dict[str, str], name: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
+from garuda_evals.files import parse_json
 from garuda_evals.models.report import SCHEMA_VERSION, Report, TaskMean
+from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
 from garuda_evals.report.table import rates_line
 
@@ -18,12 +19,7 @@ IGNORED_SETTINGS = {"report_format"}
 def load_report(path: Path) -> Report:
     """A saved report (a report.json or its run folder); bad files name the file and field."""
     file = path / "report.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FileFormatError(f"{file}: cannot read: {error.strerror}") from error
-    except json.JSONDecodeError as error:
-        raise FileFormatError(f"{file}: not valid JSON: {error}") from error
+    data = parse_json(file)
     version = data.get("schemaVersion") if isinstance(data, dict) else None
     if version != SCHEMA_VERSION:
         raise FileFormatError(
@@ -35,9 +31,17 @@ def load_report(path: Path) -> Report:
         raise FileFormatError(describe_validation_error(file, error)) from error
 
 
+def _flat(settings: RunSettings) -> dict[str, object]:
+    """Core's settings and every plugin option as one ``name -> value`` map."""
+    flat = settings.model_dump(exclude={"options"})
+    for values in settings.options.values():
+        flat.update(values)
+    return flat
+
+
 def setting_differences(a: Report, b: Report) -> list[str]:
     """``--todo: off -> on`` for each flag (and the agent and executor) that differs."""
-    left, right = a.settings.model_dump(), b.settings.model_dump()
+    left, right = _flat(a.settings), _flat(b.settings)
     lines = [
         f"{name}: {left[name]} -> {right[name]}"
         for name in left

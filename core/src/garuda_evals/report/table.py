@@ -121,7 +121,9 @@ class TableFormatter(ReportFormatter):
             lines.append("")
             for result in failures:
                 tag = _tag(result, repeats)
-                lines.append(f"{result.status.value} {tag}: {result.failure[:REASON_WIDTH]}")
+                lines.append(
+                    f"{result.status.value} {tag}: {(result.failure or '')[:REASON_WIDTH]}"
+                )
         lines += _notes(report.results, repeats)
         if repeats and report.tasks:
             lines += ["", "means per task (error runs left out):"]

@@ -11,6 +11,7 @@ from garuda_evals.executors.host import HostBackend
 from garuda_evals.plugins.drivers import EXECUTORS, driver_names, load_driver
 from garuda_evals.plugins.known import EXECUTORS as KNOWN_EXECUTORS
 from garuda_evals.plugins.known import OS_SANDBOX_FOR_PLATFORM
+from garuda_evals.plugins.manager import PluginRegistry
 
 
 @dataclass(frozen=True)
@@ -26,14 +27,20 @@ def _install_hint() -> str:
     return f"install {dist}" if dist else "no OS sandbox exists for this platform yet"
 
 
-def os_backends() -> tuple[list[ExecutorBackend], list[str]]:
-    """Installed OS sandbox backends that work here, and why the others do not."""
+def os_backends(registry: PluginRegistry) -> tuple[list[ExecutorBackend], list[str]]:
+    """Installed OS sandbox backends that work here, and why the others do not.
+
+    When this platform's own sandbox is not installed, the reasons say which to install.
+    """
     working: list[ExecutorBackend] = []
     refusals: list[str] = []
-    for name in driver_names(EXECUTORS):
+    installed = driver_names(EXECUTORS)
+    for name in installed:
         if name == HostBackend.name:
             continue
-        backend = load_driver(EXECUTORS, name, what="executor", known=KNOWN_EXECUTORS)
+        backend = load_driver(
+            EXECUTORS, name, what="executor", known=KNOWN_EXECUTORS, plugins=registry
+        )
         if backend.kind != "os":
             continue
         availability = backend.availability()
@@ -41,14 +48,17 @@ def os_backends() -> tuple[list[ExecutorBackend], list[str]]:
             working.append(backend)
         else:
             refusals.append(f"{name}: {availability.reason}")
+    own = OS_SANDBOX_FOR_PLATFORM.get(sys.platform)
+    if not working and own is not None and own not in installed.values():
+        refusals.append(f"no OS sandbox for this platform installed (install {own})")
     return working, refusals
 
 
-def choose_executor(mode: str) -> Choice:
+def choose_executor(mode: str, registry: PluginRegistry) -> Choice:
     """``host`` always; ``os`` a working OS sandbox or an error; ``auto`` the sandbox if any."""
     if mode == "host":
         return Choice(HostBackend(), "--executor host: commands run on the host, no sandbox")
-    working, refusals = os_backends()
+    working, refusals = os_backends(registry)
     if working:
         return Choice(working[0], f"OS sandbox {working[0].name}")
     why = "; ".join(refusals) if refusals else f"no OS sandbox installed ({_install_hint()})"

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from garuda_evals import __version__
+from garuda_evals.agents.base import RunLimits
 from garuda_evals.executors.base import ExecutorInfo
 from garuda_evals.models.report import ExecutorRecord, Report
 from garuda_evals.models.result import TaskResult
@@ -45,6 +46,8 @@ def build_report(
     started: float,
     finished: float,
     settings: RunSettings,
+    limits: RunLimits,
+    parallel: int,
     agent: dict[str, str],
     executor: ExecutorInfo,
     chosen_because: str,
@@ -60,8 +63,9 @@ def build_report(
         finished_at=iso(finished),
         wall_ms=int((finished - started) * 1000),
         interrupted=interrupted,
-        batch=settings.batch == "on",
-        parallel=settings.parallel,
+        batch=limits.batch,
+        parallel=parallel,
+        task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
         settings=settings,
         agent=agent,
         executor=ExecutorRecord(

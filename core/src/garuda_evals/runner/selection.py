@@ -7,8 +7,9 @@ from pathlib import Path
 
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.task import Task
-from garuda_evals.plugins.known import SUITES, install_hint
+from garuda_evals.plugins.known import SUITES, TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry, Registered
+from garuda_evals.records import SuiteRecord
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.folder import load_folder_suite
 
@@ -27,10 +28,11 @@ def _looks_like_path(value: str) -> bool:
     return "/" in value or value.startswith(".") or Path(value).is_dir()
 
 
-def load_suite(name: str, suites: dict[str, Registered]) -> Suite:
+def load_suite(name: str, suites: dict[str, Registered[SuiteRecord]]) -> Suite:
     """A registered suite by name, or a suite folder by path."""
     if name in suites:
-        return suites[name].record.load()
+        suite: Suite = suites[name].record.load()
+        return suite
     if _looks_like_path(name):
         return load_folder_suite(Path(name))
     if not suites:
@@ -45,7 +47,7 @@ def load_suite(name: str, suites: dict[str, Registered]) -> Suite:
     )
 
 
-def suite_names(requested: list[str], suites: dict[str, Registered]) -> list[str]:
+def suite_names(requested: list[str], suites: dict[str, Registered[SuiteRecord]]) -> list[str]:
     """Expand ``all`` to every registered suite that belongs in it; keep order, no repeats."""
     names: list[str] = []
     for name in requested:
@@ -61,7 +63,7 @@ def suite_names(requested: list[str], suites: dict[str, Registered]) -> list[str
 
 def select(registry: PluginRegistry, requested: list[str], task_ids: list[str]) -> list[Selected]:
     """The tasks to run, in suite order then task order; ``-t`` filters by task id."""
-    suites = registry.collect("garuda_suites")
+    suites = registry.suites()
     chosen: list[Selected] = []
     for name in suite_names(requested, suites):
         suite = load_suite(name, suites)
@@ -77,11 +79,23 @@ def select(registry: PluginRegistry, requested: list[str], task_ids: list[str]) 
         chosen = [item for item in chosen if item.task.id in task_ids]
     if not chosen:
         raise GarudaError("no tasks to run")
-    runners = registry.collect("garuda_check_runners")
-    for item in chosen:
-        if item.task.check.runner not in runners:
-            raise UsageError(
-                f"task {item.task.suite}/{item.task.id}: check runner '{item.task.check.runner}' "
-                f"is not installed; installed: {', '.join(sorted(runners))}"
-            )
+    check_task_names(registry, [item.task for item in chosen])
     return chosen
+
+
+def check_task_names(registry: PluginRegistry, tasks: list[Task]) -> None:
+    """Each task's check runner and toolchains exist; an error names the task's file and field."""
+    runners, toolchains = registry.check_runners(), registry.toolchains()
+    for task in tasks:
+        where = task.source or f"task {task.id} of suite {task.suite}"
+        if task.check.runner not in runners:
+            raise UsageError(
+                f"{where}: field 'check.runner': unknown check runner '{task.check.runner}'; "
+                f"choose one of: {', '.join(sorted(runners))}"
+            )
+        for name in task.requires:
+            if name not in toolchains:
+                raise UsageError(
+                    f"{where}: field 'requires': no installed plugin provides the toolchain "
+                    f"'{name}'{install_hint(TOOLCHAINS, name)}"
+                )

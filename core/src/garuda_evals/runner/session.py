@@ -11,8 +11,10 @@ from typing import TextIO
 
 import anyio
 
-from garuda_evals.agents.base import AgentFactory
+from garuda_evals.agents.base import AgentFactory, RunLimits
+from garuda_evals.agents.refusals import refuse_foreign_options
 from garuda_evals.errors import UsageError
+from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
@@ -20,7 +22,6 @@ from garuda_evals.plugins.drivers import AGENTS, driver_names, load_driver
 from garuda_evals.plugins.known import AGENTS as KNOWN_AGENTS
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report.formatter import ReportFormatter
-from garuda_evals.runner.events import RunEvent, RunStarted
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.live import LiveOutput
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
@@ -31,8 +32,6 @@ from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
 
 MODEL_AGENT = "garuda"
-BATCH_MAX_PARALLEL = 20
-BATCH_TASK_TIMEOUT_S = 12 * 3600.0
 EXIT_ALL_PASSED, EXIT_NOT_ALL_PASSED, EXIT_INTERRUPTED = 0, 2, 130
 
 
@@ -45,7 +44,7 @@ class EvalOutcome:
     exit_code: int
 
 
-def choose_agent(settings: RunSettings) -> AgentFactory:
+def choose_agent(settings: RunSettings, registry: PluginRegistry) -> AgentFactory:
     """``--agent NAME``, else the model agent; without it, say what to install or use."""
     name = settings.agent
     if name is None:
@@ -55,12 +54,15 @@ def choose_agent(settings: RunSettings) -> AgentFactory:
                 "or pick --agent oracle, noop or command"
             )
         name = MODEL_AGENT
-    return load_driver(AGENTS, name, what="agent", known=KNOWN_AGENTS)
+    factory: AgentFactory = load_driver(
+        AGENTS, name, what="agent", known=KNOWN_AGENTS, plugins=registry
+    )
+    return factory
 
 
 def choose_formatter(registry: PluginRegistry, name: str) -> ReportFormatter:
     """The ``--report-format`` formatter."""
-    formatters = registry.collect("garuda_report_formatters")
+    formatters = registry.formatters()
     if name not in formatters:
         raise UsageError(
             f"--report-format {name}: unknown; choose one of: {', '.join(sorted(formatters))}"
@@ -95,43 +97,39 @@ async def run_eval(
 ) -> EvalOutcome:
     """Check every input, probe the toolchains, run the jobs and write report.json."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    factory = choose_agent(settings)
+    factory = choose_agent(settings, registry)
+    refuse_foreign_options(factory, settings, registry)
     factory.check_settings(settings)
     selected = select(registry, settings.suites, settings.task_ids)
     for suite in {id(item.suite): item.suite for item in selected}.values():
         suite.check_settings(settings)
     formatter = choose_formatter(registry, settings.report_format)
-    runner_records = registry.collect("garuda_check_runners")
+    runner_records = registry.check_runners()
     runners = {
         name: runner_records[name].record.load()
         for name in {item.task.check.runner for item in selected}
     }
-    choice = choose_executor(settings.executor)
+    choice = choose_executor(settings.executor, registry)
     print(f"executor: {choice.backend.name} ({choice.reason})", file=stderr)
     required = {name for item in selected for name in item.task.requires}
     toolchains = await check_toolchains(registry, required)
-    if settings.batch == "on":
-        settings = settings.model_copy(
-            update={
-                "parallel": min(BATCH_MAX_PARALLEL, len(selected) * settings.repeat),
-                "task_timeout_s": BATCH_TASK_TIMEOUT_S,
-            }
-        )
+    limits = factory.limits(settings) or RunLimits()
     agent = factory.create(settings)
     run_id = new_run_id()
     run_dir = evals_dir(cwd) / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
     jobs = plan_jobs(selected, settings.repeat, run_dir)
+    parallel = min(limits.parallel, len(jobs)) if limits.parallel else settings.parallel
     live = LiveOutput(len(jobs), stream=stderr, repeats=settings.repeat > 1)
 
     def tag(job: Job) -> str:
         return live.tag(job.item.task.suite, job.item.task.id, job.repeat)
 
-    def emit(kind: str, job: Job, message: str) -> None:
+    def emit(kind: EventKind, job: Job, message: str) -> None:
         live.event(kind, tag(job), message)
         registry.notify(
             "garuda_event",
-            event=RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message),  # type: ignore[arg-type]
+            event=RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message),
         )
 
     def on_result(job: Job, result: TaskResult) -> None:
@@ -145,6 +143,7 @@ async def run_eval(
         runners=runners,
         emit=emit,
         hidden=hidden_project(cwd),
+        task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
     )
     agent_description = dict(factory.describe(settings))
     registry.notify(
@@ -157,9 +156,7 @@ async def run_eval(
     with anyio.CancelScope() as scope:
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
-            await run_jobs(
-                jobs, context, parallel=settings.parallel, results=results, on_result=on_result
-            )
+            await run_jobs(jobs, context, parallel=parallel, results=results, on_result=on_result)
             group.cancel_scope.cancel()
     live.finish()
     finished_results = [r for r in results if r is not None]
@@ -168,6 +165,8 @@ async def run_eval(
         started=started,
         finished=time.time(),
         settings=settings,
+        limits=limits,
+        parallel=parallel,
         agent=agent_description,
         executor=choice.backend.info(),
         chosen_because=choice.reason,

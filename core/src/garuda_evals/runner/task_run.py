@@ -15,6 +15,7 @@ from garuda_evals.agents.base import Agent, AgentTurn, Progress
 from garuda_evals.checks.base import CheckRunner
 from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
+from garuda_evals.models.events import EventKind
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.runner.check import Judge, judge_in_copy
@@ -39,9 +40,11 @@ class TaskContext:
     agent: Agent
     backend: ExecutorBackend
     runners: dict[str, CheckRunner]
-    emit: Callable[[str, Job, str], None]
+    emit: Callable[[EventKind, Job, str], None]
     hidden: tuple[Path, ...] = ()
     """Folders sandboxed commands must not read: the user's project (its history, earlier runs)."""
+    task_timeout_s: float = 600.0
+    """The agent's time per task: the user's, or the agent's own limit (a batch API's)."""
 
 
 def _base_policy(workspace: Path, context: TaskContext) -> SandboxPolicy:
@@ -91,8 +94,7 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
             workspace=workspace,
             executor=executor,
             env=env,
-            timeout_s=settings.task_timeout_s,
-            max_steps=settings.max_steps,
+            timeout_s=context.task_timeout_s,
             transcript=job.transcript,
             settings=settings,
             events=lambda kind, message: context.emit(kind, job, message),
@@ -101,13 +103,13 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         context.emit("start", job, task.title)
         agent_started = time.monotonic()
         try:
-            with anyio.fail_after(settings.task_timeout_s):
+            with anyio.fail_after(context.task_timeout_s):
                 outcome = await context.agent.run(turn)
         except TimeoutError:
             row.steps, row.usage = progress.steps, progress.usage
             row.agent_duration_ms = _elapsed_ms(agent_started)
             row.status, row.stop_reason = Status.FAIL, "timeout"
-            row.failure = f"the agent ran past the {settings.task_timeout_s:.0f} s task limit"
+            row.failure = f"the agent ran past the {context.task_timeout_s:.0f} s task limit"
             return row
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason

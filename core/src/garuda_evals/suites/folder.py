@@ -16,7 +16,6 @@ special file anywhere in the suite's folders is refused at load, naming the file
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
@@ -25,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from garuda_evals.errors import FileFormatError, describe_validation_error
 from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.files import load_model, parse_toml
 from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
@@ -38,16 +38,7 @@ TASK_FILE = "task.toml"
 
 
 def _read_toml(path: Path, model: type[M]) -> M:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FileFormatError(f"{path}: cannot read: {error.strerror}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise FileFormatError(f"{path}: not valid TOML: {error}") from error
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise FileFormatError(describe_validation_error(path, error)) from error
+    return load_model(path, model, parse_toml)
 
 
 def _check(path: Path, own: CheckManifest | None, default: CheckManifest | None) -> CheckSpec:
@@ -84,6 +75,7 @@ def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Tas
             requires=_unique([*suite.requires, *manifest.requires]),
             solution=solution,
             metadata=manifest.metadata,
+            source=str(manifest_path),
         )
     except ValidationError as error:
         raise FileFormatError(describe_validation_error(manifest_path, error)) from error

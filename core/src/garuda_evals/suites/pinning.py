@@ -12,14 +12,13 @@ refresh the file from the reference solutions with::
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import anyio
-from pydantic import ValidationError
 
-from garuda_evals.errors import FileFormatError, GarudaError, describe_validation_error
+from garuda_evals.errors import FileFormatError, GarudaError
+from garuda_evals.files import load_model
 from garuda_evals.models.base import Model
 from garuda_evals.models.task import Task
 from garuda_evals.suites.base import Suite
@@ -40,13 +39,7 @@ def load_pins(root: Path) -> dict[str, list[str]] | None:
     path = root / PIN_FILE
     if not path.is_file():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        pins = PinFile.model_validate(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FileFormatError(f"{path}: not valid JSON: {error}") from error
-    except ValidationError as error:
-        raise FileFormatError(describe_validation_error(path, error)) from error
+    pins = load_model(path, PinFile)
     if pins.schema_version != SCHEMA_VERSION:
         raise FileFormatError(
             f"{path}: field 'schemaVersion': {pins.schema_version} is not {SCHEMA_VERSION}"
@@ -93,10 +86,10 @@ def write_pins(root: Path, pins: dict[str, list[str]]) -> Path:
 
 def main(names: list[str]) -> int:
     """Record and write the pins of each named installed suite (or suite folder)."""
-    from garuda_evals.plugins.manager import PluginRegistry
+    from garuda_evals.plugins.manager import get_registry
     from garuda_evals.runner.selection import load_suite
 
-    suites = PluginRegistry().collect("garuda_suites")
+    suites = get_registry().suites()
     for name in names:
         suite = load_suite(name, suites)
         root = getattr(suite, "root", None)

@@ -5,26 +5,30 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from garuda_evals.agents.base import Agent, AgentFactory
+from garuda_evals.agents.base import Agent, AgentFactory, RunLimits
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
+from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.providers.registry import resolve
 
 POLL_VAR = "GARUDA_BATCH_POLL_S"
+BATCH_MAX_PARALLEL = 20
+BATCH_TASK_TIMEOUT_S = 12 * 3600.0
 
 NOT_YET = "is not implemented by the garuda agent yet"
 
 
 def refuse_unimplemented(settings: RunSettings) -> None:
     """Refuse the flags whose features have their own issue, with a clear message."""
+    options = agent_options(settings)
     refused = {
-        "--subagents": "on" if settings.subagents == "on" else None,
-        "--subagent-model": settings.subagent_model,
-        "--todo": "on" if settings.todo == "on" else None,
-        "--lsp": "on" if settings.lsp == "on" else None,
-        "--format": "on" if settings.format == "on" else None,
-        "--index": settings.index if settings.index in ("lookup", "all") else None,
+        "--subagents": "on" if options.subagents == "on" else None,
+        "--subagent-model": options.subagent_model,
+        "--todo": "on" if options.todo == "on" else None,
+        "--lsp": "on" if options.lsp == "on" else None,
+        "--format": "on" if options.format == "on" else None,
+        "--index": options.index if options.index in ("lookup", "all") else None,
     }
     for flag, value in refused.items():
         if value is not None:
@@ -33,9 +37,10 @@ def refuse_unimplemented(settings: RunSettings) -> None:
 
 def client_options(settings: RunSettings) -> ClientOptions:
     """Thinking kept unless ``--keep-thinking off``; batch with ``--batch on``."""
+    options = agent_options(settings)
     return ClientOptions(
-        keep_thinking=settings.keep_thinking != "off",
-        batch=settings.batch == "on",
+        keep_thinking=options.keep_thinking != "off",
+        batch=options.batch == "on",
         batch_poll_s=float(os.environ.get(POLL_VAR, "5")),
     )
 
@@ -51,12 +56,20 @@ class GarudaAgentFactory(AgentFactory):
         """Flags, the model spec, the provider and its key: all before the first task."""
         refuse_unimplemented(settings)
         spec, provider = resolve(settings)
-        if settings.batch == "on" and not provider.supports_batch:
+        if agent_options(settings).batch == "on" and not provider.supports_batch:
             raise UsageError(
                 f"--batch on works with Anthropic models only (the Message Batches API); "
                 f"'{spec}' is served by {provider.name}: drop --batch or use -m anthropic/..."
             )
         provider.check(spec.model, settings)
+
+    def limits(self, settings: RunSettings) -> RunLimits | None:
+        """With ``--batch on``: up to 20 tasks at once and 12 hours each (batches are slow)."""
+        if agent_options(settings).batch != "on":
+            return None
+        return RunLimits(
+            parallel=BATCH_MAX_PARALLEL, task_timeout_s=BATCH_TASK_TIMEOUT_S, batch=True
+        )
 
     def describe(self, settings: RunSettings) -> Mapping[str, str]:
         """The model, its provider, and the settings that change the agent's behaviour."""

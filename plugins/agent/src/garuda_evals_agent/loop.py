@@ -8,6 +8,7 @@ from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
+from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.calls import TurnState, call_model
 from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult
 from garuda_evals_agent.prompt import system_prompt
@@ -74,7 +75,7 @@ class GarudaAgent(Agent):
         self, turn: AgentTurn, client: ModelClient, state: TurnState, log: TurnLog
     ) -> str:
         system = system_prompt(turn.workspace)
-        max_steps = turn.max_steps or self.settings.max_steps or DEFAULT_MAX_STEPS
+        max_steps = agent_options(self.settings).max_steps or DEFAULT_MAX_STEPS
         log.start(str(self.spec), system, TOOLS, max_steps, self.options, client.max_output_tokens)
         history = [Message("user", [TextPart(turn.prompt)])]
         approver = Approver()

@@ -1,4 +1,4 @@
-"""Hooks: the model providers of this distribution (``anthropic``, ``openai``, ``ollama``)."""
+"""Hooks: the model agent's options, its provider hookspec, and its providers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import ProviderRecord
+from garuda_evals.records import OptionsRecord
+from garuda_evals_agent.hookspecs import ProviderRecord
 
 if TYPE_CHECKING:  # providers load only when a run uses them
     from garuda_evals_agent.providers.base import ModelProvider
@@ -48,3 +49,19 @@ def garuda_model_providers() -> Iterator[ProviderRecord]:
         description="a local Ollama (OLLAMA_HOST or OLLAMA_BASE_URL, default localhost:11434)",
         load=_ollama,
     )
+
+
+@hookimpl
+def garuda_options() -> Iterator[OptionsRecord]:
+    """The model agent's flags: -m, --max-steps, --keep-thinking, --batch and the A/B features."""
+    from garuda_evals_agent.options import OPTIONS
+
+    yield OPTIONS
+
+
+@hookimpl
+def garuda_add_hookspecs() -> list[object]:
+    """``garuda_model_providers``: plugins add model providers through it."""
+    from garuda_evals_agent import hookspecs
+
+    return [hookspecs]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import CheckRunnerRecord, SuiteBuilderRecord, SuiteRecord
+from garuda_evals.records import (
+    CheckRunnerRecord,
+    Option,
+    OptionsRecord,
+    SuiteBuilderRecord,
+    SuiteRecord,
+)
+
+OWNER = "repo-git"
 
 JUNIT_RUNNERS = (
     ("repo-pytest", "pytest", "pytest"),
@@ -24,6 +32,12 @@ def _suite():  # type: ignore[no-untyped-def]
     from garuda_evals_repo_git.suite import load_repo_suite
 
     return load_repo_suite()
+
+
+def _options_model():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.options_model import RepoGitOptions
+
+    return RepoGitOptions
 
 
 def _jest():  # type: ignore[no-untyped-def]
@@ -45,7 +59,37 @@ def _junit(kind: str):  # type: ignore[no-untyped-def]
 def garuda_suite_builders() -> Iterator[SuiteBuilderRecord]:
     """``--from-git``: mine the current project's git history."""
     yield SuiteBuilderRecord(
-        name="git", description="mine tasks from the project's recent commits", load=_builder
+        name="git",
+        description="mine tasks from the project's recent commits",
+        load=_builder,
+        owner=OWNER,
+        trigger="from_git",
+    )
+
+
+@hookimpl
+def garuda_options() -> Iterator[OptionsRecord]:
+    """``--from-git`` and the options of mining."""
+    yield OptionsRecord(
+        name=OWNER,
+        description="the repo suite (garuda-evals-repo-git)",
+        options=(
+            Option(
+                ("--from-git",),
+                "build the repo suite from this project's git history",
+                is_flag=True,
+                default=False,
+            ),
+            Option(
+                ("--commits",), "with --from-git: how many recent commits to read (200)", type=int
+            ),
+            Option(("--since",), "with --from-git: only commits since this date"),
+            Option(
+                ("--max-tasks",), "with --from-git: keep at most this many tasks (30)", type=int
+            ),
+            Option(("--test-command",), "with --from-git: the test command ({files})"),
+        ),
+        model=_options_model,
     )
 
 

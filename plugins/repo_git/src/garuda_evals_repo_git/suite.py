@@ -83,7 +83,7 @@ class RepoSuite(Suite):
 
     def check_settings(self, settings: RunSettings) -> None:
         """``--format on`` would format the whole project: refused."""
-        if settings.format == "on":
+        if settings.option("format") == "on":
             raise UsageError(
                 "the repo suite does not take --format on (it would format the whole project)"
             )

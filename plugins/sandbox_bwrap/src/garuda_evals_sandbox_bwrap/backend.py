@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from garuda_evals.errors import GarudaError
 from garuda_evals.executors.base import (
@@ -15,6 +16,9 @@ from garuda_evals.executors.base import (
 )
 from garuda_evals_sandbox_bwrap.probe import probe
 from garuda_evals_sandbox_bwrap.seccomp import native_arch
+
+if TYPE_CHECKING:
+    from garuda_evals.plugins.manager import PluginRegistry
 
 INSTALL_HINT = "bwrap not found on PATH (apt-get install bubblewrap / dnf install bubblewrap)"
 
@@ -29,7 +33,10 @@ class BwrapBackend(ExecutorBackend):
     kind = "os"
     description = "bubblewrap (Linux): writes only in the task folder, no network, no secrets"
 
-    def __init__(self, launcher: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, launcher: Sequence[str] | None = None, plugins: PluginRegistry | None = None
+    ) -> None:
+        super().__init__(plugins)
         self._launcher = tuple(launcher) if launcher else None
 
     def launcher(self) -> tuple[str, ...] | None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.plugins.manager import PluginRegistry, get_registry
+from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ModelProvider
 
 MODEL_VAR = "GARUDA_MODEL"
@@ -26,7 +27,7 @@ class ModelSpec:
 
 def model_spec_text(settings: RunSettings) -> str:
     """``-m``, else GARUDA_MODEL, else a UsageError that says how to pick one."""
-    text = settings.model or os.environ.get(MODEL_VAR, "").strip()
+    text = agent_options(settings).model or os.environ.get(MODEL_VAR, "").strip()
     if not text:
         raise UsageError(
             "no model: pass -m provider/model (for example -m anthropic/claude-sonnet-4-5 or "
@@ -51,7 +52,7 @@ def resolve(
     settings: RunSettings, registry: PluginRegistry | None = None
 ) -> tuple[ModelSpec, ModelProvider]:
     """The model spec of this run and its loaded provider."""
-    records = (registry or PluginRegistry()).collect("garuda_model_providers")
+    records = (registry or get_registry()).collect("garuda_model_providers")
     spec = parse_spec(model_spec_text(settings), sorted(records))
     found = records.get(spec.provider)
     if found is None:

@@ -1,0 +1,98 @@
+"""The public face of garuda-evals for plugin authors: import from here, nothing else.
+
+Everything a plugin may use is re-exported here; the modules behind it are private and may
+change. Names load lazily on first use, so a plugin module that imports ``hookimpl`` and
+the records from here keeps ``garuda --help`` fast. See docs/guide/plugin-author.md.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+_HOMES: dict[str, str] = {
+    "hookimpl": "garuda_evals.hookspecs",
+    "hookspec": "garuda_evals.hookspecs",
+    "CheckRunnerRecord": "garuda_evals.records",
+    "CommandRecord": "garuda_evals.records",
+    "FormatterRecord": "garuda_evals.records",
+    "Option": "garuda_evals.records",
+    "OptionsRecord": "garuda_evals.records",
+    "SuiteBuilderRecord": "garuda_evals.records",
+    "SuiteRecord": "garuda_evals.records",
+    "ToolchainRecord": "garuda_evals.records",
+    "FileFormatError": "garuda_evals.errors",
+    "GarudaError": "garuda_evals.errors",
+    "UsageError": "garuda_evals.errors",
+    "describe_validation_error": "garuda_evals.errors",
+    "load_model": "garuda_evals.files",
+    "parse_json": "garuda_evals.files",
+    "parse_toml": "garuda_evals.files",
+    "read_text_file": "garuda_evals.files",
+    "Model": "garuda_evals.models.base",
+    "RunSettings": "garuda_evals.models.settings",
+    "CheckSpec": "garuda_evals.models.task",
+    "Solution": "garuda_evals.models.task",
+    "Task": "garuda_evals.models.task",
+    "Usage": "garuda_evals.models.usage",
+    "Status": "garuda_evals.models.result",
+    "TaskResult": "garuda_evals.models.result",
+    "Report": "garuda_evals.models.report",
+    "RunEvent": "garuda_evals.models.events",
+    "RunStarted": "garuda_evals.models.events",
+    "Suite": "garuda_evals.suites.base",
+    "write_files": "garuda_evals.suites.base",
+    "FolderSuite": "garuda_evals.suites.folder",
+    "load_folder_suite": "garuda_evals.suites.folder",
+    "ManifestModel": "garuda_evals.suites.manifest",
+    "SuiteBuilder": "garuda_evals.suitebuilder",
+    "Canaries": "garuda_evals.checks.base",
+    "CheckPlan": "garuda_evals.checks.base",
+    "CheckRunner": "garuda_evals.checks.base",
+    "TestCase": "garuda_evals.checks.base",
+    "TestEvidence": "garuda_evals.checks.base",
+    "EVIDENCE_DIR": "garuda_evals.checks.junit",
+    "JUnitCheckRunner": "garuda_evals.checks.junit",
+    "read_junit": "garuda_evals.checks.junit",
+    "DEFAULT_OUTPUT_LIMIT": "garuda_evals.executors.base",
+    "Availability": "garuda_evals.executors.base",
+    "CommandResult": "garuda_evals.executors.base",
+    "Executor": "garuda_evals.executors.base",
+    "ExecutorBackend": "garuda_evals.executors.base",
+    "ExecutorInfo": "garuda_evals.executors.base",
+    "SandboxPolicy": "garuda_evals.executors.base",
+    "run_in_group": "garuda_evals.executors.process",
+    "Agent": "garuda_evals.agents.base",
+    "AgentFactory": "garuda_evals.agents.base",
+    "AgentOutcome": "garuda_evals.agents.base",
+    "AgentTurn": "garuda_evals.agents.base",
+    "Progress": "garuda_evals.agents.base",
+    "RunLimits": "garuda_evals.agents.base",
+    "Toolchain": "garuda_evals.toolchains.base",
+    "Transcript": "garuda_evals.transcript",
+    "ENV_ALLOW": "garuda_evals.environment",
+    "check_environment": "garuda_evals.environment",
+    "ReportFormatter": "garuda_evals.report.formatter",
+    "PluginRegistry": "garuda_evals.plugins.manager",
+    "get_registry": "garuda_evals.plugins.manager",
+    "AGENTS": "garuda_evals.plugins.drivers",
+    "EXECUTORS": "garuda_evals.plugins.drivers",
+    "driver_names": "garuda_evals.plugins.drivers",
+    "load_driver": "garuda_evals.plugins.drivers",
+    "install_hint": "garuda_evals.plugins.known",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"garuda_evals.api has no {name!r} (see docs/guide/plugin-author.md)")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value

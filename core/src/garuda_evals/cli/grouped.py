@@ -1,0 +1,61 @@
+"""Click pieces for plugin-owned options: build one from an ``Option``, group ``--help``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from garuda_evals.records import Option
+
+
+def option_key(owner: str, name: str) -> str:
+    """The key of a plugin option among the parsed flags: ``owner.name``."""
+    return f"{owner}.{name}"
+
+
+class OwnedOption(click.Option):
+    """A click option that knows which plugin owns it (its ``--help`` section)."""
+
+    def __init__(self, *args: Any, owner: str = "core", distribution: str = "", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        self.distribution = distribution
+
+
+def plugin_option(option: Option, owner: str, distribution: str) -> click.Option:
+    """The click option for a plugin's ``Option``, tagged with its owner for ``--help``."""
+    kind: Any = click.Choice(list(option.choices)) if option.choices else option.type
+    made = OwnedOption(
+        list(option.flags),
+        type=kind,
+        default=option.default,
+        multiple=option.multiple,
+        is_flag=option.is_flag,
+        metavar=option.metavar,
+        help=option.help,
+        owner=owner,
+        distribution=distribution,
+    )
+    made.name = option_key(owner, option.name)
+    return made
+
+
+class GroupedCommand(click.Command):
+    """A command whose ``--help`` lists options under the plugin that owns them."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """One section per owner: core's options first, then each plugin's."""
+        groups: dict[str, list[tuple[str, str]]] = {}
+        headings: dict[str, str] = {}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            group = param.owner if isinstance(param, OwnedOption) else "core"
+            distribution = param.distribution if isinstance(param, OwnedOption) else None
+            headings[group] = f"Options of {distribution}" if distribution else "Options"
+            groups.setdefault(group, []).append(record)
+        for group, records in groups.items():
+            with formatter.section(headings[group]):
+                formatter.write_dl(records)
