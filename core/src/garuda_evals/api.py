@@ -83,6 +83,12 @@ _HOMES: dict[str, str] = {
     "driver_names": "garuda_evals.plugins.drivers",
     "load_driver": "garuda_evals.plugins.drivers",
     "install_hint": "garuda_evals.plugins.known",
+    "OS_SANDBOX_FOR_PLATFORM": "garuda_evals.plugins.known",
+    "KNOWN_EXECUTORS": "garuda_evals.plugins.known:EXECUTORS",
+    "apply_solution": "garuda_evals.agents.oracle",
+    "MESSAGE_CHARS": "garuda_evals.checks.junit",
+    "read_case": "garuda_evals.checks.junit",
+    "summarize": "garuda_evals.checks.junit",
 }
 
 __all__ = sorted(_HOMES)
@@ -93,6 +99,7 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"garuda_evals.api has no {name!r} (see docs/guide/plugin-author.md)")
-    value = getattr(import_module(home), name)
+    module, _, attribute = home.partition(":")
+    value = getattr(import_module(module), attribute or name)
     globals()[name] = value
     return value

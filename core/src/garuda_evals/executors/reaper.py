@@ -33,7 +33,7 @@ def become_subreaper() -> bool:
         import _ctypes
 
         prctl = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
-        return _ctypes.call_function(prctl, (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        return bool(_ctypes.call_function(prctl, (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0)
     except (ImportError, OSError, AttributeError):
         return False
 

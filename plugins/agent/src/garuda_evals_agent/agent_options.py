@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from garuda_evals.models.base import Model
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.api import Model, RunSettings
 from garuda_evals_agent.options import OWNER
 
 OnOff = Literal["on", "off"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from garuda_evals.agents.base import AgentTurn
+from garuda_evals.api import AgentTurn
 from garuda_evals_agent.messages import ModelRequest, ModelResponse, estimate_tokens
 from garuda_evals_agent.meter import UsageMeter
 from garuda_evals_agent.providers.base import ModelClient

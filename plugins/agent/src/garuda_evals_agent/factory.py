@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from garuda_evals.agents.base import Agent, AgentFactory, RunLimits
-from garuda_evals.errors import UsageError
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.api import Agent, AgentFactory, RunLimits, RunSettings, UsageError
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.providers.registry import resolve

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from garuda_evals.hookspecs import hookspec
+from garuda_evals.api import hookspec
 
 if TYPE_CHECKING:
     from garuda_evals_agent.providers.base import ModelProvider

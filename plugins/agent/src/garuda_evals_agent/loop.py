@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import anyio
 
-from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn
-from garuda_evals.models.settings import RunSettings
-from garuda_evals.models.usage import Usage
-from garuda_evals.transcript import Transcript
+from garuda_evals.api import Agent, AgentOutcome, AgentTurn, RunSettings, Transcript, Usage
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.calls import TurnState, call_model
 from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from garuda_evals.models.usage import Usage
+from garuda_evals.api import Usage
 from garuda_evals_agent.messages import CallUsage
 
 UNREPORTED = "a response came without a usage report; its reservation counts"

@@ -6,7 +6,7 @@ Only records here: ``garuda --help`` must not import pydantic. The typed model i
 
 from __future__ import annotations
 
-from garuda_evals.records import Option, OptionsRecord
+from garuda_evals.api import Option, OptionsRecord
 
 OWNER = "agent"
 AGENT = "garuda"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import OptionsRecord
+from garuda_evals.api import OptionsRecord, hookimpl
 from garuda_evals_agent.hookspecs import ProviderRecord
 
 if TYPE_CHECKING:  # providers load only when a run uses them

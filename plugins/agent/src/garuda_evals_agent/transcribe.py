@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from garuda_evals.models.usage import Usage
-from garuda_evals.transcript import Transcript
+from garuda_evals.api import Transcript, Usage
 from garuda_evals_agent.messages import ModelResponse, ToolCall, ToolSpec
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.tools.registry import ToolOutcome

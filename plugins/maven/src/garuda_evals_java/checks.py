@@ -9,10 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries, CheckPlan
-from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.executors.base import CommandResult
-from garuda_evals.models.task import Task
+from garuda_evals.api import Canaries, CheckPlan, CommandResult, JUnitCheckRunner, Task
 from garuda_evals_java.canary_text import junit_canary
 from garuda_evals_java.refusals import java_refusals, source_package
 from garuda_evals_java.summary import maven_failure

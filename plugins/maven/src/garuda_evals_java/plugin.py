@@ -5,17 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import CheckRunnerRecord, SuiteRecord, ToolchainRecord
+from garuda_evals.api import CheckRunnerRecord, SuiteRecord, ToolchainRecord, hookimpl
 
 if TYPE_CHECKING:
-    from garuda_evals.checks.base import CheckRunner
-    from garuda_evals.suites.base import Suite
-    from garuda_evals.toolchains.base import Toolchain
+    from garuda_evals.api import CheckRunner, Suite, Toolchain
 
 
 def _suite() -> Suite:
-    from garuda_evals.suites.folder import load_folder_suite
+    from garuda_evals.api import load_folder_suite
     from garuda_evals_java.project import SUITE_ROOT
 
     return load_folder_suite(SUITE_ROOT)

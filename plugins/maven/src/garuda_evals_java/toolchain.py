@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from garuda_evals.toolchains.base import Toolchain
+from garuda_evals.api import Toolchain
 from garuda_evals_java.project import probe_files
 
 PROBE_COMMAND = "mvn -B -q -o test"

@@ -18,8 +18,7 @@ import secrets
 from collections import Counter
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries
-from garuda_evals.models.task import Task
+from garuda_evals.api import Canaries, Task
 
 TEST_FILE = re.compile(r"(?:^|/)[^/]+(\.test\.(?:c|m)?js)$")
 RELATIVE_IMPORT = re.compile(

@@ -27,10 +27,16 @@ from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries, CheckPlan, TestCase, TestEvidence
-from garuda_evals.checks.junit import JUnitCheckRunner, summarize
-from garuda_evals.executors.base import CommandResult
-from garuda_evals.models.task import Task
+from garuda_evals.api import (
+    Canaries,
+    CheckPlan,
+    CommandResult,
+    JUnitCheckRunner,
+    Task,
+    TestCase,
+    TestEvidence,
+    summarize,
+)
 from garuda_evals_node.canaries import make_canaries
 
 NAME = "node-test"

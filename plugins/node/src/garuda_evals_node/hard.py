@@ -35,12 +35,16 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
-from garuda_evals.errors import FileFormatError, describe_validation_error
-from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.models.task import Solution, Task
-from garuda_evals.suites.base import Suite
-from garuda_evals.suites.folder import FolderSuite
-from garuda_evals.suites.manifest import ManifestModel
+from garuda_evals.api import (
+    FileFormatError,
+    FolderSuite,
+    ManifestModel,
+    SandboxPolicy,
+    Solution,
+    Suite,
+    Task,
+    describe_validation_error,
+)
 from garuda_evals_node.shopkit import ShopkitSpec, generate
 
 EDITS_FILE = "shopkit.toml"

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from garuda_evals.agents.oracle import apply_solution
+from garuda_evals.api import apply_solution
 from garuda_evals_node.suites import load_hard, suite_root
 
 TASK = "unused"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from garuda_evals.suites.folder import FolderSuite, load_folder_suite
+from garuda_evals.api import FolderSuite, load_folder_suite
 
 
 def suite_root(name: str) -> Path:

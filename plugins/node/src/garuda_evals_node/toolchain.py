@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from garuda_evals.toolchains.base import Toolchain
+from garuda_evals.api import Toolchain
 
 MIN_NODE = "20.8"
 """The lowest Node.js the suites need: the junit reporter of ``node --test`` came in 20.8.0."""

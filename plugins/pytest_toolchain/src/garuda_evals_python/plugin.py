@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import CheckRunnerRecord, SuiteRecord, ToolchainRecord
+from garuda_evals.api import CheckRunnerRecord, SuiteRecord, ToolchainRecord, hookimpl
 
 
 def _suite():  # type: ignore[no-untyped-def]

@@ -7,9 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries, CheckPlan
-from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.models.task import Task
+from garuda_evals.api import Canaries, CheckPlan, JUnitCheckRunner, Task
 from garuda_evals_python.canary_text import pytest_canary
 from garuda_evals_python.refusals import python_refusals
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from garuda_evals.suites.folder import FolderSuite, load_folder_suite
+from garuda_evals.api import FolderSuite, load_folder_suite
 
 SUITE_NAME = "python"
 

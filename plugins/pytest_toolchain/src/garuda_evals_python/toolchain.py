@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from garuda_evals.toolchains.base import Toolchain
+from garuda_evals.api import Toolchain
 
 PYTEST_MIN_VERSION = "7.0"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 
-from garuda_evals.suitebuilder import SuiteBuilder
+from garuda_evals.api import SuiteBuilder
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files

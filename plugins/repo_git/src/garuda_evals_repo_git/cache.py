@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
-from garuda_evals.models.base import Model
+from garuda_evals.api import Model
 from garuda_evals_repo_git.suitefile import EVALS_DIR, write_private
 
 CACHE_FILE = EVALS_DIR / "repo-cache.json"

@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from garuda_evals.checks.base import Canaries
-from garuda_evals.models.task import Task
+from garuda_evals.api import Canaries, Task
 
 WORDS = (
     "batch", "bound", "cache", "count", "empty", "entry", "field", "first", "format", "group",

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from garuda_evals.checks.base import Canaries
-from garuda_evals.checks.junit import JUnitCheckRunner
-from garuda_evals.models.task import Task
+from garuda_evals.api import Canaries, JUnitCheckRunner, Task
 from garuda_evals_repo_git.canaries import BUILDERS
 from garuda_evals_repo_git.reports import JestJsonCheckRunner
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from garuda_evals.errors import UsageError
+from garuda_evals.api import UsageError
 from garuda_evals_repo_git.runners import package_scripts
 
 NPM_PLACEHOLDER = "no test specified"

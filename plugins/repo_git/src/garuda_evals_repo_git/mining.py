@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import anyio
 
-from garuda_evals.errors import GarudaError
+from garuda_evals.api import GarudaError
 from garuda_evals_repo_git.cache import Verdict, VerdictCache
 from garuda_evals_repo_git.prove import Candidate, Prover
 

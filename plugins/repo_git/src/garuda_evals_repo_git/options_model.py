@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from garuda_evals.models.base import Model
+from garuda_evals.api import Model
 
 
 class RepoGitOptions(Model):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import (
+from garuda_evals.api import (
     CheckRunnerRecord,
     Option,
     OptionsRecord,
     SuiteBuilderRecord,
     SuiteRecord,
+    hookimpl,
 )
 
 OWNER = "repo-git"

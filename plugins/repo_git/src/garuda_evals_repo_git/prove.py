@@ -8,7 +8,7 @@ from pathlib import Path
 
 import anyio
 
-from garuda_evals.executors.process import run_in_group
+from garuda_evals.api import run_in_group
 from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.deps import link_dependencies
 from garuda_evals_repo_git.gitcmd import Commit, export_tree

@@ -18,7 +18,7 @@ from configparser import Error as ConfigError
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from garuda_evals.errors import UsageError
+from garuda_evals.api import UsageError
 from garuda_evals_repo_git.gitcmd import read_text
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand

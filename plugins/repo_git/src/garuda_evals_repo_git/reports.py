@@ -8,9 +8,17 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from garuda_evals.checks.base import CheckPlan, CheckRunner, TestCase, TestEvidence
-from garuda_evals.checks.junit import EVIDENCE_DIR, MESSAGE_CHARS, read_case, summarize
-from garuda_evals.executors.base import CommandResult
+from garuda_evals.api import (
+    EVIDENCE_DIR,
+    MESSAGE_CHARS,
+    CheckPlan,
+    CheckRunner,
+    CommandResult,
+    TestCase,
+    TestEvidence,
+    read_case,
+    summarize,
+)
 
 PASSED = "passed"
 FAILED = "failed"

@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from garuda_evals.errors import UsageError
+from garuda_evals.api import UsageError
 from garuda_evals_repo_git.rules import TEST_SUPPORT
 
 REPORT = "{junit}"

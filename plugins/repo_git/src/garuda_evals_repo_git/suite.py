@@ -5,11 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from garuda_evals.errors import GarudaError, UsageError
-from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.models.settings import RunSettings
-from garuda_evals.models.task import Task
-from garuda_evals.suites.base import Suite
+from garuda_evals.api import GarudaError, RunSettings, SandboxPolicy, Suite, Task, UsageError
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, link_guard, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head, read_text
 from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs

@@ -8,8 +8,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from garuda_evals.errors import FileFormatError, describe_validation_error
-from garuda_evals.models.base import Model
+from garuda_evals.api import FileFormatError, Model, describe_validation_error
 
 EVALS_DIR = Path(".garuda") / "evals"
 SUITE_FILE = EVALS_DIR / "repo-suite.json"

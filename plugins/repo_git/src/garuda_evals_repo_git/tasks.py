@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from garuda_evals.models.task import CheckSpec, Solution, Task
+from garuda_evals.api import CheckSpec, Solution, Task
 from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.gitcmd import changes, read_text
 from garuda_evals_repo_git.prompt import clean_message, task_prompt

@@ -8,9 +8,15 @@ from dataclasses import dataclass
 import anyio
 import click
 
-from garuda_evals.executors.base import Availability, ExecutorBackend
-from garuda_evals.plugins import known
-from garuda_evals.plugins.drivers import EXECUTORS, driver_names, load_driver
+from garuda_evals.api import (
+    EXECUTORS,
+    KNOWN_EXECUTORS,
+    OS_SANDBOX_FOR_PLATFORM,
+    Availability,
+    ExecutorBackend,
+    driver_names,
+    load_driver,
+)
 from garuda_evals_sandbox.escapes import Outcome, run_all
 from garuda_evals_sandbox.lab import Lab
 
@@ -30,7 +36,7 @@ def installed_backends() -> list[Installed]:
     found = []
     for name, dist in driver_names(EXECUTORS).items():
         try:
-            backend = load_driver(EXECUTORS, name, what="executor", known=known.EXECUTORS)
+            backend = load_driver(EXECUTORS, name, what="executor", known=KNOWN_EXECUTORS)
             found.append(Installed(name, dist, backend, backend.availability()))
         except Exception as error:
             found.append(Installed(name, dist, None, Availability(False, str(error))))
@@ -71,7 +77,7 @@ def _nothing_to_check(backends: list[Installed], wanted: str | None) -> str:
         return f"'{wanted}' does not work here (installed: {names})"
     if any(item.backend is not None and item.backend.kind == "os" for item in backends):
         return "no installed OS sandbox works here: see the reasons above (docs/sandbox.md)"
-    hint = known.OS_SANDBOX_FOR_PLATFORM.get(sys.platform, "an OS sandbox backend")
+    hint = OS_SANDBOX_FOR_PLATFORM.get(sys.platform, "an OS sandbox backend")
     return f"no OS sandbox is installed; install {hint} (docs/sandbox.md)"
 
 

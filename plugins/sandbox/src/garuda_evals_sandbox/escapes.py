@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from garuda_evals.executors.base import CommandResult, Executor
+from garuda_evals.api import CommandResult, Executor
 from garuda_evals_sandbox import judges
 from garuda_evals_sandbox.judges import ESCAPE_TAG
 from garuda_evals_sandbox.lab import Lab

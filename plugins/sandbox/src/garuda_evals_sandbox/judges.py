@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from garuda_evals.executors.base import CommandResult
+from garuda_evals.api import CommandResult
 from garuda_evals_sandbox.lab import Lab
 from garuda_evals_sandbox.processes import kill_all, survivors
 

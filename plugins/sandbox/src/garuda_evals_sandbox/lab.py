@@ -11,8 +11,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from garuda_evals.environment import ENV_ALLOW, check_environment
-from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.api import ENV_ALLOW, SandboxPolicy, check_environment
 from garuda_evals_sandbox.installed import PLUGIN_GROUP, plugin_folders
 from garuda_evals_sandbox.paths import python_prefixes
 

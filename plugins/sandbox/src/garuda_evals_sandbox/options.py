@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.api import SandboxPolicy
 
 NETWORK = "network"
 HOST_NETWORK = "host"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import CommandRecord
+from garuda_evals.api import CommandRecord, hookimpl
 
 
 def _load():  # type: ignore[no-untyped-def]

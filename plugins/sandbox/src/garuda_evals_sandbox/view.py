@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.api import SandboxPolicy
 from garuda_evals_sandbox.installed import plugin_folders
 from garuda_evals_sandbox.paths import (
     SYSTEM_ROOTS,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.api import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import SYSTEM_TMP, canonical, is_within
 from garuda_evals_sandbox.view import View, plan_view

@@ -6,19 +6,19 @@ import shutil
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from garuda_evals.errors import GarudaError
-from garuda_evals.executors.base import (
+from garuda_evals.api import (
     Availability,
     Executor,
     ExecutorBackend,
     ExecutorInfo,
+    GarudaError,
     SandboxPolicy,
 )
 from garuda_evals_sandbox_bwrap.probe import probe
 from garuda_evals_sandbox_bwrap.seccomp import native_arch
 
 if TYPE_CHECKING:
-    from garuda_evals.plugins.manager import PluginRegistry
+    from garuda_evals.api import PluginRegistry
 
 INSTALL_HINT = "bwrap not found on PATH (apt-get install bubblewrap / dnf install bubblewrap)"
 

@@ -9,14 +9,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from garuda_evals.executors.base import (
+from garuda_evals.api import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
     Executor,
     ExecutorInfo,
     SandboxPolicy,
+    run_in_group,
 )
-from garuda_evals.executors.process import run_in_group
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout

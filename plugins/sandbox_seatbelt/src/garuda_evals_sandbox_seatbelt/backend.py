@@ -7,12 +7,12 @@ import os
 import subprocess
 import sys
 
-from garuda_evals.errors import GarudaError
-from garuda_evals.executors.base import (
+from garuda_evals.api import (
     Availability,
     Executor,
     ExecutorBackend,
     ExecutorInfo,
+    GarudaError,
     SandboxPolicy,
 )
 from garuda_evals_sandbox_seatbelt.profile import SANDBOX_EXEC

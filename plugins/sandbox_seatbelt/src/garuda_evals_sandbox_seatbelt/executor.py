@@ -7,14 +7,14 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from garuda_evals.executors.base import (
+from garuda_evals.api import (
     DEFAULT_OUTPUT_LIMIT,
     CommandResult,
     Executor,
     ExecutorInfo,
     SandboxPolicy,
+    run_in_group,
 )
-from garuda_evals.executors.process import run_in_group
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_seatbelt.profile import build_argv, build_profile

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.api import SandboxPolicy
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical, is_within
 from garuda_evals_sandbox.view import plan_view

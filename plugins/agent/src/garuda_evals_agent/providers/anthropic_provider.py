@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from garuda_evals.errors import UsageError
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.api import RunSettings, UsageError
 from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelProvider
 
 KEY_VAR = "ANTHROPIC_API_KEY"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from garuda_evals.models.settings import RunSettings
+from garuda_evals.api import RunSettings
 from garuda_evals_agent.messages import ModelRequest, ModelResponse
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from garuda_evals.errors import UsageError
-from garuda_evals.models.settings import RunSettings
-from garuda_evals.plugins.manager import PluginRegistry, get_registry
+from garuda_evals.api import PluginRegistry, RunSettings, UsageError, get_registry
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ModelProvider
 

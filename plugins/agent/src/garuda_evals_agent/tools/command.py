@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from garuda_evals.agents.base import AgentTurn
+from garuda_evals.api import AgentTurn
 from garuda_evals_agent.tools.output import clip
 from garuda_evals_agent.tools.paths import ToolError
 

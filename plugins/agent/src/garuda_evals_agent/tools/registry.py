@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from garuda_evals.agents.base import AgentTurn
+from garuda_evals.api import AgentTurn
 from garuda_evals_agent.messages import ToolCall, ToolSpec
 from garuda_evals_agent.tools import files
 from garuda_evals_agent.tools.approver import Approver
