@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -256,4 +257,7 @@ def test_keep_leaves_the_workspace(project: Path, mini_suite: Path) -> None:
     outcome = evaluate(project, mini_suite, agent="oracle", keep=True, task_ids=["add"])
     assert outcome.report is not None
     kept = Path(outcome.report.results[0].workspace or "")
-    assert (kept / "src" / "calc.py").read_text().count("a + b") == 1
+    try:
+        assert (kept / "src" / "calc.py").read_text().count("a + b") == 1
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 from pathlib import Path
 
@@ -45,6 +46,7 @@ def test_an_agent_daemon_does_not_outlive_a_host_run(mini_suite: Path, tmp_path:
         f"setsid sh -c 'touch .started; exec sleep {marker}' </dev/null >/dev/null 2>&1 & "
         "while [ ! -e .started ]; do sleep 0.01; done"
     )
+    workspace: Path | None = None
     try:
         done = run_garuda(
             "eval", "--agent", "command", "--agent-command", agent, "-s", str(mini_suite),
@@ -61,3 +63,5 @@ def test_an_agent_daemon_does_not_outlive_a_host_run(mini_suite: Path, tmp_path:
     finally:
         for pid in _marked(marker):
             os.kill(pid, signal.SIGKILL)
+        if workspace is not None:
+            shutil.rmtree(workspace, ignore_errors=True)

@@ -210,9 +210,12 @@ def test_a_project_inside_the_home_runs_under_bwrap(tmp_path: Path) -> None:
 
     async def run() -> tuple[int | None, str]:
         env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
-        result = await executor.run(
-            f"echo ok > out.txt; cat {project}/secret/key.txt", cwd=work, env=env, timeout_s=30
-        )
+        try:
+            result = await executor.run(
+                f"echo ok > out.txt; cat {project}/secret/key.txt", cwd=work, env=env, timeout_s=30
+            )
+        finally:
+            await executor.aclose()
         return result.exit_code, result.output
 
     code, output = anyio.run(run)
