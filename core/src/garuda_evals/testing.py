@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from garuda_evals.agents.oracle import apply_solution
 from garuda_evals.checks.base import CheckRunner
@@ -24,6 +26,7 @@ from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.check import Judge, Verdict, judge_in_copy
 from garuda_evals.suites.base import Suite
 
+K = TypeVar("K")
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
 GARUDA_SCRIPT = Path(sys.executable).parent / "garuda"
 STATUSES = ("PASS", "FAIL", "ERR")
@@ -248,3 +251,35 @@ def run_settings(**values: Any) -> RunSettings:
             raise TypeError(f"no installed plugin owns the option {key!r}")
         options.setdefault(owners[key], {})[key] = value
     return RunSettings(**core, options=options)
+
+
+@contextlib.contextmanager
+def play_all(
+    suite: str,
+    task: str,
+    commands: Mapping[K, str | None],
+    *,
+    workers: int,
+    timeout: float = 600,
+    prefix: str = "garuda-redteam-",
+) -> Iterator[dict[K, Future[Played]]]:
+    """Start every play at once, ``workers`` at a time, each in a folder of its own.
+
+    ``commands`` maps a key to an agent command (None: the oracle). The folders are removed
+    when the ``with`` block ends.
+    """
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+
+    def one(index: int, command: str | None) -> Played:
+        cwd = root / str(index)
+        cwd.mkdir()
+        return play(suite, task, command, cwd=cwd, timeout=timeout)
+
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield {
+                key: pool.submit(one, index, command)
+                for index, (key, command) in enumerate(commands.items())
+            }
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

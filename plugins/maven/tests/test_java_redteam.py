@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import pytest
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.suites.folder import FolderSuite
-from garuda_evals.testing import Played, check_in_place, play, skip_or_fail
+from garuda_evals.testing import Played, check_in_place, play_all, skip_or_fail
 from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.checks import REPORT_DIR
 
@@ -210,18 +209,9 @@ def plays(maven_status: ToolchainStatus) -> Iterator[dict[str | None, Future[Pla
         skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     if not BwrapBackend().availability().ok:
         skip_or_fail("bwrap", BwrapBackend().availability().reason)
-    root = Path(tempfile.mkdtemp(prefix="garuda-redteam-java-"))
-
-    def one(index: int, kind: str | None) -> Played:
-        cwd = root / str(index)
-        cwd.mkdir()
-        command = None if kind is None else CHEATS[kind].command
-        return play("java", TASK, command, cwd=cwd, timeout=PLAY_LIMIT_S)
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        kinds: list[str | None] = [None, *CHEATS]
-        yield {kind: pool.submit(one, i, kind) for i, kind in enumerate(kinds)}
-    shutil.rmtree(root, ignore_errors=True)
+    commands = {None: None, **{kind: cheat.command for kind, cheat in CHEATS.items()}}
+    with play_all("java", TASK, commands, workers=3, timeout=PLAY_LIMIT_S) as plays:
+        yield plays
 
 
 def test_the_oracle_passes_under_the_same_conditions(

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import pytest
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.suites.base import Suite
-from garuda_evals.testing import Played, check_in_place, play, skip_or_fail
+from garuda_evals.testing import Played, check_in_place, play_all, skip_or_fail
 from garuda_evals_python.runner import PytestCheckRunner
 
 TASK = "last-short-chunk"
@@ -315,19 +314,13 @@ def plays() -> Iterator[dict[str | None, Future[Played]]]:
         skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     if not BwrapBackend().availability().ok:
         skip_or_fail("bwrap", BwrapBackend().availability().reason)
-    root = Path(tempfile.mkdtemp(prefix="garuda-redteam-python-"))
-
-    def one(index: int, kind: str | None) -> Played:
-        cwd = root / str(index)
-        cwd.mkdir()
-        commands = {GAP: GAP_COMMAND, **{name: cheat.command for name, cheat in CHEATS.items()}}
-        command = None if kind is None else commands[kind]
-        return play("python", TASK, command, cwd=cwd, timeout=PLAY_LIMIT_S)
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        kinds: list[str | None] = [None, GAP, *CHEATS]
-        yield {kind: pool.submit(one, i, kind) for i, kind in enumerate(kinds)}
-    shutil.rmtree(root, ignore_errors=True)
+    commands = {
+        None: None,
+        GAP: GAP_COMMAND,
+        **{name: cheat.command for name, cheat in CHEATS.items()},
+    }
+    with play_all("python", TASK, commands, workers=4, timeout=PLAY_LIMIT_S) as plays:
+        yield plays
 
 
 def test_the_oracle_passes_under_the_same_conditions(
