@@ -326,3 +326,19 @@ def test_an_unknown_runner_or_toolchain_names_the_task_file(
         f"garuda: error: {task_file}: field 'requires': no installed plugin provides the "
         "toolchain 'ghostlang'"
     )
+
+
+def test_executor_os_on_linux_without_bwrap_names_the_package_to_install(monkeypatch) -> None:
+    """With only the macOS sandbox installed, the error names Linux's, not Seatbelt's need."""
+    from garuda_evals.errors import UsageError
+    from garuda_evals.runner import executor_choice
+
+    installed = {
+        name: dist
+        for name, dist in executor_choice.driver_names("garuda_evals.executors").items()
+        if name != "bwrap"
+    }
+    monkeypatch.setattr(executor_choice, "driver_names", lambda namespace: installed)
+    monkeypatch.setattr(executor_choice.sys, "platform", "linux")
+    with pytest.raises(UsageError, match="install garuda-evals-sandbox-bwrap"):
+        executor_choice.choose_executor("os", get_registry())

@@ -167,6 +167,9 @@ def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 3, "root": "/x", "head": "y", "tasks": []}))
     with pytest.raises(FileFormatError, match="field 'version': 3 is not 2"):
         load_repo_suite(repo.root)
+    path.write_bytes(b'{"version": "\xff"}')
+    with pytest.raises(FileFormatError, match=r"repo-suite\.json: not UTF-8 text \(byte 13\)"):
+        load_repo_suite(repo.root)
 
 
 def test_a_suite_file_of_schema_1_asks_for_a_rebuild(mined_python: Any, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from garuda_evals.api import FileFormatError, Model, describe_validation_error
+from garuda_evals.api import FileFormatError, Model, describe_validation_error, parse_json
 
 EVALS_DIR = Path(".garuda") / "evals"
 SUITE_FILE = EVALS_DIR / "repo-suite.json"
@@ -64,12 +64,7 @@ def save_suite(root: Path, suite: RepoSuiteFile) -> Path:
 
 def load_suite(path: Path) -> RepoSuiteFile:
     """Read and validate a suite file; a corrupt or foreign file names the file and the field."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FileFormatError(f"{path}: cannot read: {error.strerror}") from error
-    except json.JSONDecodeError as error:
-        raise FileFormatError(f"{path}: not valid JSON: {error}") from error
+    data = parse_json(path)
     if isinstance(data, dict) and data.get("version") == 1:
         raise FileFormatError(
             f"{path}: field 'expectedTests' is missing (schema version 1, from an older garuda): "
