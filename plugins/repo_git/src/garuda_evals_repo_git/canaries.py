@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from garuda_evals.api import Canaries, Task
 
@@ -146,8 +147,19 @@ def _titles(rng: random.Random) -> tuple[str, str]:
     return " ".join(_words(rng, 3)), " ".join(_words(rng, 3))
 
 
-def node_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
-    """A ``node:test`` file beside one of the task's (the same module style and suffix)."""
+class _JsPlan(NamedTuple):
+    """A JS canary file's place beside a task test file, its two titles and its numbers."""
+
+    anchor: str
+    relative: str
+    passing: str
+    failing: str
+    a: int
+    b: int
+
+
+def _js_plan(task: Task, workspace: Path, nonce: str) -> _JsPlan | None:
+    """Where a JS canary goes and what it names and computes (None: no JS test to sit by)."""
     anchor = _anchor(task, JS_SUFFIXES, workspace)
     rng = random.Random(nonce)
     relative = _js_file(anchor, rng, workspace) if anchor else None
@@ -155,6 +167,15 @@ def node_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
         return None
     passing, failing = _titles(rng)
     a, b = _numbers(rng)
+    return _JsPlan(anchor, relative, passing, failing, a, b)
+
+
+def node_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A ``node:test`` file beside one of the task's (the same module style and suffix)."""
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
+        return None
+    anchor, relative, passing, failing, a, b = plan
     esm = _is_esm(workspace, anchor)
     header = (
         "import test from 'node:test';\nimport assert from 'node:assert';\n"
@@ -185,13 +206,10 @@ def _file_prefix(anchor: str, classnames: Iterable[str]) -> str:
 
 def vitest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     """A vitest file beside one of the task's; vitest names a test by its file path."""
-    anchor = _anchor(task, JS_SUFFIXES, workspace)
-    rng = random.Random(nonce)
-    relative = _js_file(anchor, rng, workspace) if anchor else None
-    if anchor is None or relative is None:
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
         return None
-    passing, failing = _titles(rng)
-    a, b = _numbers(rng)
+    anchor, relative, passing, failing, a, b = plan
     text = (
         f"import {{ expect, test }} from 'vitest';\n{_load_anchor(anchor, esm=True)}\n"
         f"test('{passing}', () => {{\n  expect({a} + {b}).toBe({a + b});\n}});\n\n"
@@ -210,13 +228,10 @@ def vitest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
 
 def jest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     """A Jest file beside one of the task's, with Jest's globals; ids are the test names."""
-    anchor = _anchor(task, JS_SUFFIXES, workspace)
-    rng = random.Random(nonce)
-    relative = _js_file(anchor, rng, workspace) if anchor else None
-    if anchor is None or relative is None:
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
         return None
-    passing, failing = _titles(rng)
-    a, b = _numbers(rng)
+    anchor, relative, passing, failing, a, b = plan
     text = (
         f"{_load_anchor(anchor, esm=False)}\n"
         f"test('{passing}', () => {{\n  expect({a} + {b}).toBe({a + b});\n}});\n\n"
