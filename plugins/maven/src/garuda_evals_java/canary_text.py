@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from dataclasses import dataclass
+
+from garuda_evals.api import Canaries
 
 WORDS = (
     "Amount", "Batch", "Bounds", "Buffer", "Cache", "Config", "Counter", "Cursor", "Defaults",
@@ -19,16 +20,6 @@ VERBS = (
     "keeps", "loads", "maps", "merges", "orders", "parses", "reads", "rejects", "returns",
     "skips", "splits", "stores", "trims", "updates", "writes",
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class JUnitCanary:
-    """One canary test class: where it goes, its text, and its two tests' JUnit ids."""
-
-    path: str
-    text: str
-    must_fail: str
-    must_pass: str
 
 
 def _class_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
@@ -46,7 +37,7 @@ def _method_name(rng: random.Random, avoid: str = "") -> str:
             return name
 
 
-def junit_canary(folder: str, package: str, taken: Collection[str], nonce: str) -> JUnitCanary:
+def junit_canary(folder: str, package: str, taken: Collection[str], nonce: str) -> Canaries:
     """A JUnit 5 class ``<Word>Test`` in ``folder`` (package ``package``) with a test that
     must fail (``nonce`` in its ``assertEquals`` message) and one that must pass, in a
     random order; ids as Surefire's XML gives them (``package.Class::method``)."""
@@ -71,7 +62,11 @@ def junit_canary(folder: str, package: str, taken: Collection[str], nonce: str) 
     )
     qualified = f"{package}.{name}" if package else name
     path = f"{folder}/{name}.java"
-    return JUnitCanary(path, text, f"{qualified}::{failing}", f"{qualified}::{passing}")
+    return Canaries(
+        files={path: text},
+        must_fail=f"{qualified}::{failing}",
+        must_pass=f"{qualified}::{passing}",
+    )
 
 
 def _java_string(text: str) -> str:

@@ -88,10 +88,7 @@ class SurefireCheckRunner(JUnitCheckRunner):
         test classes, which Surefire runs with them (its default includes ``**/*Test.java``)."""
         folder, package = package_of_tests(task)
         taken = {*task.files, *_listing(workspace, folder)}
-        canary = junit_canary(folder, package, taken, nonce)
-        return Canaries(
-            files={canary.path: canary.text}, must_fail=canary.must_fail, must_pass=canary.must_pass
-        )
+        return junit_canary(folder, package, taken, nonce)
 
     def failure_summary(self, result: CommandResult) -> str:
         """Surefire's count of failures and the first one, or the compiler's first error."""

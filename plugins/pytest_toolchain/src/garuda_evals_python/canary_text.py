@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from dataclasses import dataclass
+
+from garuda_evals.api import Canaries
 
 WORDS = (
     "amounts", "batches", "bounds", "buffers", "caching", "config", "counts", "cursor",
@@ -20,16 +21,6 @@ VERBS = (
     "keeps", "loads", "maps", "merges", "orders", "parses", "reads", "rejects", "returns",
     "skips", "splits", "stores", "trims", "updates", "writes",
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class PytestCanary:
-    """One canary test file: where it goes, its text, and its two tests' JUnit ids."""
-
-    path: str
-    text: str
-    must_fail: str
-    must_pass: str
 
 
 def _file_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
@@ -52,7 +43,7 @@ def _junit_id(path: str, name: str) -> str:
     return f"{path.removesuffix('.py').replace('/', '.')}::{name}"
 
 
-def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> PytestCanary:
+def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> Canaries:
     """A test file in ``folder`` with a test that must fail (``nonce`` in its assertion
     message) and one that must pass, in a random order, with plain ``assert`` like the
     tasks' tests; ``taken`` are paths that exist already.
@@ -70,4 +61,8 @@ def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> PytestCana
     order = [failing, passing]
     rng.shuffle(order)
     text = "\n\n".join(f"def {test}():\n{tests[test]}" for test in order)
-    return PytestCanary(path, text, _junit_id(path, failing), _junit_id(path, passing))
+    return Canaries(
+        files={path: text},
+        must_fail=_junit_id(path, failing),
+        must_pass=_junit_id(path, passing),
+    )
