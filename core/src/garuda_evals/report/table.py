@@ -6,6 +6,7 @@ from garuda_evals.models.report import Report, Summary, TaskMean
 from garuda_evals.models.result import TaskResult
 from garuda_evals.report import units
 from garuda_evals.report.formatter import ReportFormatter
+from garuda_evals.report.stats_lines import flaky_lines, pass_k_lines
 
 HEADERS = ("task", "result", "steps", "tokens", "cost", "time", "stop")
 REASON_WIDTH = 100
@@ -142,6 +143,8 @@ class TableFormatter(ReportFormatter):
         if repeats and report.tasks:
             lines += ["", "means per task (error runs left out):"]
             lines += [mean_line(mean) for mean in report.tasks]
+        lines += pass_k_lines(report)
+        lines += flaky_lines(report)
         lines += ["", totals_line(report.summary), rates_line(report.summary)]
         if report.batch:
             lines.append(f"batch: wall time {units.seconds(report.wall_ms)}")
