@@ -7,8 +7,10 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +153,38 @@ def test_ab_bad_arms_are_one_line(coin: Path, flags: list[str], message: str) ->
     result = ab(coin, *flags)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].startswith(f"garuda: error: {message}")
+
+
+def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
+    marker = "31.4159"
+    slow_b = f"case $GARUDA_TASK_ID in two) sleep {marker};; *) true;; esac"
+    args = ["--arm-a", arm(coin, 1.0, "a"), "--arm-b", f"--agent-command '{slow_b}'"]
+    shared = ["--agent", "command", "-s", "./coin", "--executor", "host"]
+    process = subprocess.Popen(
+        [*GARUDA, "ab", *args, *shared],
+        cwd=coin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True, text=True)
+        if found.stdout.strip():
+            break
+        time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail("arm B's command never started")
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stdout.startswith("interrupted: the A/B is partial\ndecision: none")
+    reports = [Path(p) for p in stdout.split() if p.endswith("report.json")]
+    a, b = (json.loads(p.read_text()) for p in reports)
+    assert a["interrupted"] and b["interrupted"]
+    # tasks run one, three, two; the first arm alternates, so A finished two before B hung
+    assert [r["task"] for r in a["results"]] == ["one", "three", "two"]
+    assert [r["task"] for r in b["results"]] == ["one", "three"]
+    assert "interrupted" in a["warnings"][-1]
+    assert subprocess.run(["pgrep", "-f", f"^sleep {marker}$"]).returncode != 0  # killed

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from garuda_evals.models.settings import RunSettings
     from garuda_evals.plugins.manager import PluginRegistry
 
-EXIT_DECIDED, EXIT_UNDECIDED = 0, 2
+EXIT_DECIDED, EXIT_UNDECIDED, EXIT_INTERRUPTED = 0, 2, 130
 REFUSED = ("repeat", "list_only", "prepare")
 
 
@@ -77,7 +77,7 @@ def build_ab_command(eval_command: click.Command, registry: PluginRegistry) -> c
         Flags after the options (-s, -t, --executor...) are shared by both arms. The test is
         anytime-valid (a betting e-process on paired runs): looking after every pair keeps
         the false-decision rate at or below --alpha. Exit codes: 0 decided, 2 no decision by
-        --max-repeat, 1 bad input.
+        --max-repeat, 1 bad input, 130 interrupted (both partial reports are still written).
         """
         import anyio
 
@@ -97,6 +97,8 @@ def build_ab_command(eval_command: click.Command, registry: PluginRegistry) -> c
             path_a, path_b = outcome.reports
             click.echo(f"reports: A {path_a}  B {path_b}")
             click.echo(f"details: garuda compare {path_a.parent} {path_b.parent}")
+            if outcome.interrupted:
+                return EXIT_INTERRUPTED
             return EXIT_DECIDED if outcome.test.decided else EXIT_UNDECIDED
 
         return anyio.run(main)

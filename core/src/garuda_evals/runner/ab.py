@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+import anyio
+
 from garuda_evals.agents.base import RunLimits
 from garuda_evals.agents.refusals import refuse_foreign_options
 from garuda_evals.errors import UsageError
@@ -28,6 +30,7 @@ from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id, tra
 from garuda_evals.runner.report_build import build_report, save_report
 from garuda_evals.runner.selection import Selected, select
 from garuda_evals.runner.selftest import apply_selftest, task_version
+from garuda_evals.runner.session import _watch_signals as watch_signals
 from garuda_evals.runner.session import choose_agent
 from garuda_evals.runner.task_run import Job, TaskContext, run_job
 from garuda_evals.runner.toolchain_check import check_toolchains
@@ -69,7 +72,7 @@ class Arm:
         self.results.append(result)
         return result
 
-    def save(self, rounds: int, note: str) -> tuple[Report, Path]:
+    def save(self, rounds: int, note: str, interrupted: bool) -> tuple[Report, Path]:
         """Write this arm's report.json (its settings say how many rounds ran)."""
         settings = self.settings.model_copy(update={"repeat": max(rounds, 1)})
         report = build_report(
@@ -85,7 +88,7 @@ class Arm:
             registry=self.registry,
             toolchains=self.toolchains,
             results=self.results,
-            interrupted=False,
+            interrupted=interrupted,
         )
         report.warnings.append(note)
         versions = {(i.task.suite, i.task.id): task_version(i.task) for i in self.selected}
@@ -155,23 +158,19 @@ class AbOutcome:
     fixed_runs: int
     reports: tuple[Path, Path]
     lines: list[str]
+    interrupted: bool = False
 
 
 def _line(result: TaskResult) -> str:
     return f"{result.status.value} {units.seconds(result.duration_ms)}"
 
 
-async def run_ab(
-    arm_a: Arm, arm_b: Arm, *, max_repeat: int, alpha: float, stderr: TextIO
-) -> AbOutcome:
-    """Run pairs round by round until the e-process decides or ``max_repeat`` rounds ran."""
-    if _keys(arm_a.selected) != _keys(arm_b.selected):
-        raise UsageError("--arm-a and --arm-b select different tasks; give -s/-t outside the arms")
-    test = PairedBettingTest(alpha=alpha)
-    rounds = 0
+async def _play(
+    arm_a: Arm, arm_b: Arm, test: PairedBettingTest, max_repeat: int, stderr: TextIO
+) -> None:
+    """Rounds of pairs until the test decides or ``max_repeat`` rounds ran."""
     pair = 0
     for repeat in range(1, max_repeat + 1):
-        rounds = repeat
         for item_a, item_b in zip(arm_a.selected, arm_b.selected, strict=True):
             first, second = ((arm_a, item_a), (arm_b, item_b))
             if pair % 2:
@@ -187,19 +186,38 @@ async def run_ab(
                 file=stderr,
             )
             if test.decided:
-                break
-        if test.decided:
-            break
-    note = (
-        f"sequential A/B (garuda ab) arm {{label}}: {rounds} round(s) of at most {max_repeat}, "
-        f"decision: {test.decision or 'none'}"
-    )
-    _, path_a = arm_a.save(rounds, note.format(label="A"))
-    _, path_b = arm_b.save(rounds, note.format(label="B"))
+                return
+
+
+async def run_ab(
+    arm_a: Arm, arm_b: Arm, *, max_repeat: int, alpha: float, stderr: TextIO
+) -> AbOutcome:
+    """Run pairs round by round until the e-process decides or ``max_repeat`` rounds ran.
+
+    Ctrl-C (or SIGTERM) stops it cleanly: the runs so far are saved as interrupted reports.
+    """
+    if _keys(arm_a.selected) != _keys(arm_b.selected):
+        raise UsageError("--arm-a and --arm-b select different tasks; give -s/-t outside the arms")
+    test = PairedBettingTest(alpha=alpha)
+    state = {"interrupted": False}
+    with anyio.CancelScope() as scope:
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch_signals, scope, state)
+            await _play(arm_a, arm_b, test, max_repeat, stderr)
+            group.cancel_scope.cancel()
+    interrupted = state["interrupted"]
+    rounds = max((r.repeat for r in [*arm_a.results, *arm_b.results]), default=0)
+    ending = "interrupted" if interrupted else f"decision: {test.decision or 'none'}"
+    note = f"sequential A/B (garuda ab) arm {{label}}: {rounds} round(s) of at most {max_repeat}, "
+    _, path_a = arm_a.save(rounds, note.format(label="A") + ending, interrupted)
+    _, path_b = arm_b.save(rounds, note.format(label="B") + ending, interrupted)
     tasks = len(arm_a.selected)
     runs = len(arm_a.results) + len(arm_b.results)
     fixed = 2 * tasks * max_repeat
-    return AbOutcome(test, rounds, runs, fixed, (path_a, path_b), summary(test, runs, fixed, tasks))
+    lines = summary(test, runs, fixed, tasks)
+    if interrupted:
+        lines.insert(0, "interrupted: the A/B is partial")
+    return AbOutcome(test, rounds, runs, fixed, (path_a, path_b), lines, interrupted)
 
 
 def summary(test: PairedBettingTest, runs: int, fixed: int, tasks: int) -> list[str]:
