@@ -34,7 +34,8 @@ def _layout(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def rates_line(summary: Summary) -> str:
-    """``5/5 scored runs passed (100%) · 5/6 of all attempted runs (83%) · 1 error run(s)``."""
+    """``5/5 scored runs passed (100%) · 5/6 of all attempted runs (83%) · 1 error run(s)``,
+    then the 95% intervals: `` · 95% CI scored 57–100%, attempted 44–97%``."""
     line = (
         f"{summary.passed}/{summary.scored} scored runs passed ({units.percent(summary.scored_rate)})"
         f" · {summary.passed}/{summary.attempted} of all attempted runs "
