@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -92,11 +93,13 @@ def coin(tmp_path: Path) -> Path:
     return project
 
 
-def ab(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def ab(
+    project: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*GARUDA, "ab", *args, "--agent", "command", "-s", "./coin", "--executor", "host"],
         cwd=project,
-        env=dict(os.environ),
+        env={**os.environ, **(env or {})},
         capture_output=True,
         text=True,
         timeout=300,
@@ -188,3 +191,48 @@ def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
     assert [r["task"] for r in b["results"]] == ["one", "three"]
     assert "interrupted" in a["warnings"][-1]
     assert subprocess.run(["pgrep", "-f", f"^sleep {marker}$"]).returncode != 0  # killed
+
+
+OBSERVER = """
+import os
+
+from garuda_evals.hookspecs import hookimpl
+
+
+def _log(line):
+    with open(os.environ["AB_LOG"], "a") as log:
+        log.write(line + "\\n")
+
+
+@hookimpl
+def garuda_run_started(run):
+    _log(f"started {run.run_id} {run.total}")
+
+
+@hookimpl
+def garuda_task_finished(result):
+    _log(f"finished {result.task}#{result.repeat} {result.status}")
+
+
+@hookimpl
+def garuda_run_finished(report):
+    _log(f"report {report.run_id} {len(report.results)}")
+"""
+
+
+def test_observers_see_both_arms(coin: Path, fake_dist: Callable[..., Path]) -> None:
+    site = fake_dist(
+        "garuda-evals-watch",
+        {"garuda_evals": {"watch": "watch_plugin"}},
+        {"watch_plugin.py": OBSERVER},
+    )
+    log = coin / "ab.log"
+    result = ab(
+        coin, "--arm-a", arm(coin, 0.5, "a"), "--arm-b", arm(coin, 0.5, "b"), "--max-repeat", "1",
+        env={"PYTHONPATH": str(site), "AB_LOG": str(log)},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    lines = log.read_text().splitlines()
+    assert [line.split()[0] for line in lines].count("started") == 2
+    assert sum(line.startswith("finished ") for line in lines) == 6
+    assert [line.split()[2] for line in lines if line.startswith("report ")] == ["3", "3"]

@@ -4,7 +4,8 @@ Each arm is a ``garuda eval`` set-up (agent, executor, check runners, toolchains
 once, as ``run_eval`` does. Round r runs repeat r of every task in both arms, one pair at a
 time (the arm that goes first alternates); after each pair the betting e-process is updated,
 and the A/B stops as soon as it decides or after ``max_repeat`` rounds. Both arms' reports
-are written as ordinary run folders, so ``garuda compare`` reads them too.
+are written as ordinary run folders, so ``garuda compare`` reads them too; observers get the
+same hooks as for ``garuda eval`` (run started, events, task finished, run finished), per arm.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import anyio
 from garuda_evals.agents.base import RunLimits
 from garuda_evals.agents.refusals import refuse_foreign_options
 from garuda_evals.errors import UsageError
-from garuda_evals.models.events import EventKind
+from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import TaskResult
 from garuda_evals.models.settings import RunSettings
@@ -70,6 +71,7 @@ class Arm:
         )
         result = await run_job(job, self.context)
         self.results.append(result)
+        self.registry.notify("garuda_task_finished", result=result)
         return result
 
     def save(self, rounds: int, note: str, interrupted: bool) -> tuple[Report, Path]:
@@ -93,7 +95,20 @@ class Arm:
         report.warnings.append(note)
         versions = {(i.task.suite, i.task.id): task_version(i.task) for i in self.selected}
         apply_selftest(report, versions, self.cwd)
-        return report, save_report(report, self.run_dir)
+        path = save_report(report, self.run_dir)
+        self.registry.notify("garuda_run_finished", report=report)
+        return report, path
+
+    def announce(self, max_repeat: int) -> None:
+        """Tell observers the arm's run started (its total is the most it may run)."""
+        started = RunStarted(
+            self.run_id,
+            len(self.selected) * max_repeat,
+            str(self.run_dir),
+            self.choice.backend.name,
+            self.agent_description.get("agent", ""),
+        )
+        self.registry.notify("garuda_run_started", run=started)
 
 
 def _keys(selected: list[Selected]) -> list[tuple[str, str]]:
@@ -121,7 +136,8 @@ async def prepare_arm(
     run_dir.mkdir(parents=True, exist_ok=True)
 
     def emit(kind: EventKind, job: Job, message: str) -> None:
-        return None
+        event = RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message)
+        registry.notify("garuda_event", event=event)
 
     context = TaskContext(
         settings=settings,
@@ -199,6 +215,8 @@ async def run_ab(
     if _keys(arm_a.selected) != _keys(arm_b.selected):
         raise UsageError("--arm-a and --arm-b select different tasks; give -s/-t outside the arms")
     test = PairedBettingTest(alpha=alpha)
+    arm_a.announce(max_repeat)
+    arm_b.announce(max_repeat)
     state = {"interrupted": False}
     with anyio.CancelScope() as scope:
         async with anyio.create_task_group() as group:
