@@ -56,7 +56,7 @@ def flaky_lines(report: Report) -> list[str]:
     for mean in report.tasks:
         reasons = []
         if mean.flaky:
-            scored = mean.runs - mean.errors
+            scored = max(mean.pass_at_k, default=mean.runs - mean.errors)
             reasons.append(f"runs flipped ({mean.passes}/{scored} scored runs passed)")
         note = _self_test_note(mean)
         if note:

@@ -3,7 +3,8 @@
 Each arm is a ``garuda eval`` set-up (agent, executor, check runners, toolchains) prepared
 once, as ``run_eval`` does. Round r runs repeat r of every task in both arms, one pair at a
 time (the arm that goes first alternates); after each pair the betting e-process is updated,
-and the A/B stops as soon as it decides or after ``max_repeat`` rounds. Both arms' reports
+and the A/B stops as soon as it decides or after ``max_repeat`` rounds. A pair with an error
+run is left out of the test, as error runs are left out of the scored rate. Both arms' reports
 are written as ordinary run folders, so ``garuda compare`` reads them too; observers get the
 same hooks as for ``garuda eval`` (run started, events, task finished, run finished), per arm.
 """
@@ -22,7 +23,7 @@ from garuda_evals.agents.refusals import refuse_foreign_options
 from garuda_evals.errors import UsageError
 from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
-from garuda_evals.models.result import TaskResult
+from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report import units
@@ -194,11 +195,14 @@ async def _play(
             pair += 1
             done = {first[0].label: await first[0].run(first[1], repeat)}
             done[second[0].label] = await second[0].run(second[1], repeat)
-            test.update(done["A"].passed, done["B"].passed)
+            scored = all(r.status in (Status.PASS, Status.FAIL) for r in done.values())
+            if scored:
+                test.update(done["A"].passed, done["B"].passed)
+            left_out = "" if scored else " (an error run: the pair is left out)"
             print(
                 f"[{item_a.task.suite}/{item_a.task.id}#{repeat}] A {_line(done['A'])} · "
                 f"B {_line(done['B'])} · e-value {test.wealth:.2f} (decides at "
-                f"{test.threshold:.0f})",
+                f"{test.threshold:.0f}){left_out}",
                 file=stderr,
             )
             if test.decided:
