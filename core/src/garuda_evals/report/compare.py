@@ -212,3 +212,8 @@ def render(comparison: Comparison, a: Report, b: Report) -> str:
         lines += ["", *layout([summary, *(_metric_row(m) for m in comparison.metrics)], "")]
     lines += ["", f"A: {rates_line(a.summary)}", f"B: {rates_line(b.summary)}"]
     return "\n".join(lines) + "\n"
+
+
+def compare(a: Report, b: Report, *, force: bool = False) -> str:
+    """What ``garuda compare`` prints for two reports (refused as ``compare_reports`` is)."""
+    return render(compare_reports(a, b, force=force), a, b)
