@@ -23,6 +23,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
 
     The registry is built once per process (``get_registry``) unless one is given.
     """
+    from garuda_evals.cli.ab_cmd import build_ab_command
     from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import build_eval_command
     from garuda_evals.cli.plugins_cmd import plugins_command
@@ -36,7 +37,9 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     def cli() -> None:
         """Measure AI coding agents on coding tasks: pass rate, steps, tokens, cost, time."""
 
-    cli.add_command(build_eval_command(registry))
+    eval_command = build_eval_command(registry)
+    cli.add_command(eval_command)
+    cli.add_command(build_ab_command(eval_command, registry))
     cli.add_command(plugins_command)
     cli.add_command(compare_command)
     _add_plugin_commands(cli, registry)

@@ -35,6 +35,12 @@ class Summary(Model):
     duration_ms: int
     scored_rate_interval: tuple[float, float] | None = None
     attempted_rate_interval: tuple[float, float] | None = None
+    pass_at_k: dict[int, float] = Field(
+        default_factory=dict, description="k -> mean over tasks of pass@k (scored runs, repeats)"
+    )
+    pass_hat_k: dict[int, float] = Field(
+        default_factory=dict, description="k -> mean over tasks of pass^k (scored runs, repeats)"
+    )
 
 
 class TaskMean(Model):
@@ -50,6 +56,14 @@ class TaskMean(Model):
     mean_cost_usd: float | None
     mean_duration_ms: float | None
     cost_incomplete: bool
+    pass_at_k: dict[int, float] = Field(default_factory=dict)
+    pass_hat_k: dict[int, float] = Field(default_factory=dict)
+    flaky: bool = Field(default=False, description="its scored runs both passed and failed")
+    task_version: str = Field(default="", description="digest of the task's definition")
+    self_test: str | None = Field(
+        default=None,
+        description="the stored reference self-test of this task version: stable, flaky, broken",
+    )
 
 
 class ExecutorRecord(Model):

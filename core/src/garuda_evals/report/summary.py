@@ -8,6 +8,7 @@ from statistics import mean
 from garuda_evals.models.report import Summary, TaskMean
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
+from garuda_evals.stats import passk
 from garuda_evals.stats.intervals import wilson
 
 
@@ -27,8 +28,35 @@ def total_usage(results: Sequence[TaskResult]) -> Usage:
     return total
 
 
+def _scored(runs: Sequence[TaskResult]) -> list[TaskResult]:
+    return [r for r in runs if r.status in (Status.PASS, Status.FAIL)]
+
+
+def by_task(results: Sequence[TaskResult]) -> dict[tuple[str, str], list[TaskResult]]:
+    """Runs grouped by ``(suite, task)`` in first-seen order."""
+    grouped: dict[tuple[str, str], list[TaskResult]] = {}
+    for result in results:
+        grouped.setdefault((result.suite, result.task), []).append(result)
+    return grouped
+
+
+def _has_repeats(results: Sequence[TaskResult]) -> bool:
+    return any(r.repeat > 1 for r in results)
+
+
+def _overall_pass_k(results: Sequence[TaskResult]) -> tuple[dict[int, float], dict[int, float]]:
+    if not _has_repeats(results):
+        return {}, {}
+    counts = []
+    for runs in by_task(results).values():
+        scored = _scored(runs)
+        counts.append((len(scored), sum(1 for r in scored if r.passed)))
+    return passk.overall(counts)
+
+
 def summarize(results: Sequence[TaskResult]) -> Summary:
     """Scored runs leave errors out; all attempted runs count errors as failures."""
+    pass_at_k, pass_hat_k = _overall_pass_k(results)
     attempted = len(results)
     errors = sum(1 for r in results if r.status is Status.ERR)
     passed = sum(1 for r in results if r.status is Status.PASS)
@@ -58,6 +86,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         duration_ms=sum(r.duration_ms for r in results),
         scored_rate_interval=_interval(passed, attempted - errors),
         attempted_rate_interval=_interval(passed, attempted),
+        pass_at_k=pass_at_k,
+        pass_hat_k=pass_hat_k,
     )
 
 
@@ -67,12 +97,12 @@ def _mean_or_none(values: list[float]) -> float | None:
 
 def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
     """One row per task in first-seen order; error runs are left out of the means."""
-    by_task: dict[tuple[str, str], list[TaskResult]] = {}
-    for result in results:
-        by_task.setdefault((result.suite, result.task), []).append(result)
+    repeats = _has_repeats(results)
     means: list[TaskMean] = []
-    for (suite, task), runs in by_task.items():
+    for (suite, task), runs in by_task(results).items():
         scored = [r for r in runs if r.status is not Status.ERR]
+        outcomes = [r.passed for r in _scored(runs)]
+        pass_at_k, pass_hat_k = passk.per_k(len(outcomes), sum(outcomes)) if repeats else ({}, {})
         tokens_known = all(r.usage.tokens_known for r in scored)
         means.append(
             TaskMean(
@@ -88,6 +118,9 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
                 mean_cost_usd=_mean_or_none([r.usage.cost_usd for r in scored]),
                 mean_duration_ms=_mean_or_none([r.duration_ms for r in scored]),
                 cost_incomplete=any(r.usage.cost_incomplete for r in scored),
+                pass_at_k=pass_at_k,
+                pass_hat_k=pass_hat_k,
+                flaky=len(set(outcomes)) > 1,
             )
         )
     return means

@@ -6,6 +6,7 @@ from garuda_evals.models.report import Report, Summary, TaskMean
 from garuda_evals.models.result import TaskResult
 from garuda_evals.report import units
 from garuda_evals.report.formatter import ReportFormatter
+from garuda_evals.report.stats_lines import flaky_lines, pass_k_lines
 
 HEADERS = ("task", "result", "steps", "tokens", "cost", "time", "stop")
 REASON_WIDTH = 100
@@ -33,7 +34,8 @@ def _layout(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def rates_line(summary: Summary) -> str:
-    """``5/5 scored runs passed (100%) · 5/6 of all attempted runs (83%) · 1 error run(s)``."""
+    """``5/5 scored runs passed (100%) · 5/6 of all attempted runs (83%) · 1 error run(s)``,
+    then the 95% intervals: `` · 95% CI scored 57–100%, attempted 44–97%``."""
     line = (
         f"{summary.passed}/{summary.scored} scored runs passed ({units.percent(summary.scored_rate)})"
         f" · {summary.passed}/{summary.attempted} of all attempted runs "
@@ -142,6 +144,8 @@ class TableFormatter(ReportFormatter):
         if repeats and report.tasks:
             lines += ["", "means per task (error runs left out):"]
             lines += [mean_line(mean) for mean in report.tasks]
+        lines += pass_k_lines(report)
+        lines += flaky_lines(report)
         lines += ["", totals_line(report.summary), rates_line(report.summary)]
         if report.batch:
             lines.append(f"batch: wall time {units.seconds(report.wall_ms)}")

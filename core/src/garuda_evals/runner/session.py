@@ -28,6 +28,7 @@ from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
 from garuda_evals.runner.report_build import build_report, save_report
 from garuda_evals.runner.run import plan_jobs, run_jobs
 from garuda_evals.runner.selection import select
+from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
 
@@ -175,6 +176,7 @@ async def run_eval(
         results=finished_results,
         interrupted=state["interrupted"],
     )
+    apply_selftest(report, {(i.task.suite, i.task.id): task_version(i.task) for i in selected}, cwd)
     path = save_report(report, run_dir)
     registry.notify("garuda_run_finished", report=report)
     stdout.write(formatter.render(report))
