@@ -1,0 +1,159 @@
+"""A transcript (JSON lines) as entries a person reads: one per event, each with a one-line head.
+
+Nothing here trusts the file: every text stays plain text (the template escapes it), long
+bodies are cut, and a line that is not JSON becomes an entry saying so.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BODY_CHARS = 8_000
+MAX_ENTRIES = 400
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One event: its kind (a CSS class), a one-line head and the text bodies under it."""
+
+    kind: str
+    head: str
+    bodies: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _cut(text: str, limit: int = BODY_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({len(text) - limit} more characters in the transcript file)"
+
+
+def _json(value: Any) -> str:
+    return _cut(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def _message_text(content: Any) -> str:
+    """A wire message's content as text: strings kept, blocks as their text or JSON."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+            else:
+                parts.append(json.dumps(block, ensure_ascii=False, default=str))
+        return "\n".join(parts)
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def _texts(value: Any, found: list[str]) -> list[str]:
+    """Every string under a ``text`` or ``content`` key, depth first (a response's words)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("text", "content") and isinstance(item, str):
+                found.append(item)
+            else:
+                _texts(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _texts(item, found)
+    return found
+
+
+def _entry(event: dict[str, Any]) -> Entry:
+    kind = str(event.get("type", "?"))
+    step = f"step {event['step']}: " if "step" in event else ""
+    if kind == "start":
+        tools = event.get("tools") or []
+        return Entry(
+            kind,
+            f"start: model {event.get('model', '?')}, {len(tools)} tools, "
+            f"at most {event.get('maxSteps', '?')} steps",
+            [("system prompt", _cut(str(event.get("system", ""))))],
+        )
+    if kind == "request":
+        messages = event.get("messages") or []
+        bodies = [
+            (
+                str(m.get("role", "?")) if isinstance(m, dict) else "?",
+                _cut(_message_text(m.get("content") if isinstance(m, dict) else m)),
+            )
+            for m in messages
+        ]
+        return Entry(kind, f"{step}request with {len(messages)} new message(s)", bodies)
+    if kind == "response":
+        usage = event.get("usage") or {}
+        said = "\n".join(_texts(event.get("body"), []))
+        bodies = [("assistant", _cut(said))] if said else []
+        bodies.append(("response body", _json(event.get("body"))))
+        return Entry(
+            kind,
+            f"{step}response, stop {event.get('stopReason', '?')}, "
+            f"{usage.get('output_tokens', '?')} output tokens",
+            bodies,
+        )
+    if kind == "tool_call":
+        return Entry(
+            kind, f"tool call {event.get('name', '?')}", [("input", _json(event.get("input")))]
+        )
+    if kind == "tool_result":
+        flags = " (denied)" if event.get("denied") else " (error)" if event.get("isError") else ""
+        return Entry(
+            kind,
+            f"tool result {event.get('name', '?')}{flags}",
+            [("output", _cut(_message_text(event.get("content", ""))))],
+        )
+    if kind in ("retry", "failed"):
+        wait = f", retry in {event['waitS']}s" if "waitS" in event else ""
+        return Entry(
+            kind,
+            f"{step}{kind} (attempt {event.get('attempt', '?')}{wait})",
+            [("error", _cut(str(event.get("error", ""))))],
+        )
+    if kind == "notice":
+        return Entry(kind, f"notice: {str(event.get('message', ''))[:200]}")
+    if kind == "end":
+        error = [("error", _cut(str(event["error"])))] if "error" in event else []
+        return Entry(
+            kind,
+            f"end: {event.get('stopReason', '?')} after {event.get('steps', '?')} steps",
+            error,
+        )
+    if kind == "command_result":
+        return Entry(
+            kind,
+            f"command exited {event.get('exitCode', '?')}"
+            + (" (timed out)" if event.get("timedOut") else ""),
+            [("output", _cut(str(event.get("output", ""))))],
+        )
+    rest = {k: v for k, v in event.items() if k not in ("t", "type")}
+    return Entry(kind, kind, [("event", _json(rest))] if rest else [])
+
+
+def read_transcript(path: Path) -> list[Entry]:
+    """The transcript's entries in order; unreadable lines become entries that say so."""
+    entries: list[Entry] = []
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            if len(entries) >= MAX_ENTRIES:
+                entries.append(
+                    Entry("notice", f"… more events in {path.name} (from line {number})")
+                )
+                break
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                entries.append(Entry("bad", f"line {number} is not JSON", [("line", _cut(line))]))
+                continue
+            if not isinstance(event, dict):
+                entries.append(
+                    Entry("bad", f"line {number} is not an event", [("line", _cut(line))])
+                )
+                continue
+            entries.append(_entry(event))
+    return entries
