@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,10 +173,8 @@ class Browser:
 
     def close(self) -> None:
         """Close the browser and remove its profile."""
-        try:
+        with suppress(RuntimeError, queue.Empty, OSError):
             self.call("Browser.close")
-        except (RuntimeError, queue.Empty, OSError):
-            pass
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:

@@ -10,10 +10,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser import Browser, chromium_path, open_browser  # noqa: E402
-from sample import build_run  # noqa: E402
+from browser import Browser, chromium_path, open_browser
+from sample import build_run
 
-from garuda_evals.testing import skip_or_fail  # noqa: E402
+from garuda_evals.testing import skip_or_fail
 
 
 @pytest.fixture(scope="session")
