@@ -35,18 +35,44 @@ def _json(value: Any) -> str:
 
 
 def _message_text(content: Any) -> str:
-    """A wire message's content as text: strings kept, blocks as their text or JSON."""
+    """A wire message's content as text: strings kept, blocks as their text or JSON.
+
+    Tool calls and tool results are shown once, as their own events; here they are named only.
+    """
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         parts = []
         for block in content:
-            if isinstance(block, dict) and isinstance(block.get("text"), str):
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind in _SHOWN_ELSEWHERE:
+                parts.append(f"[{_SHOWN_ELSEWHERE[kind]}]")
+            elif isinstance(block, dict) and isinstance(block.get("text"), str):
                 parts.append(block["text"])
             else:
                 parts.append(json.dumps(block, ensure_ascii=False, default=str))
         return "\n".join(parts)
     return json.dumps(content, ensure_ascii=False, default=str)
+
+
+_SHOWN_ELSEWHERE = {
+    "tool_result": "a tool result, shown after its tool call",
+    "tool_use": "a tool call, shown as its own event",
+    "function_call": "a tool call, shown as its own event",
+    "function_call_output": "a tool result, shown after its tool call",
+}
+
+
+def _request_message(message: Any) -> tuple[str, str]:
+    """A message a request sends: the model's own earlier words and tool results are named only."""
+    if not isinstance(message, dict):
+        return "?", _cut(_message_text(message))
+    role = str(message.get("role", "?"))
+    if role == "assistant":
+        return role, "[the model's previous response, shown above]"
+    if role == "tool":
+        return role, "[a tool result, shown after its tool call]"
+    return role, _cut(_message_text(message.get("content")))
 
 
 def _texts(value: Any, found: list[str]) -> list[str]:
@@ -76,19 +102,15 @@ def _entry(event: dict[str, Any]) -> Entry:
         )
     if kind == "request":
         messages = event.get("messages") or []
-        bodies = [
-            (
-                str(m.get("role", "?")) if isinstance(m, dict) else "?",
-                _cut(_message_text(m.get("content") if isinstance(m, dict) else m)),
-            )
-            for m in messages
-        ]
+        bodies = [_request_message(message) for message in messages]
         return Entry(kind, f"{step}request with {len(messages)} new message(s)", bodies)
     if kind == "response":
         usage = event.get("usage") or {}
         said = "\n".join(_texts(event.get("body"), []))
-        bodies = [("assistant", _cut(said))] if said else []
-        bodies.append(("response body", _json(event.get("body"))))
+        # The words are what a reader wants; the raw body only when no words were found.
+        bodies = (
+            [("assistant", _cut(said))] if said else [("response body", _json(event.get("body")))]
+        )
         return Entry(
             kind,
             f"{step}response, stop {event.get('stopReason', '?')}, "
