@@ -149,8 +149,10 @@ class Browser:
             raise RuntimeError(f"{expression}: {reply['exceptionDetails']}")
         return reply["result"].get("value")
 
-    def screenshot(self, target: Path, width: int = 1200, max_height: int = 2400) -> None:
-        """A PNG of the page's top ``max_height`` pixels at ``width``."""
+    def screenshot(
+        self, target: Path, width: int = 1200, max_height: int = 2400, top: int = 0
+    ) -> None:
+        """A PNG of ``max_height`` pixels of the page from ``top``, at ``width``."""
         self.call(
             "Emulation.setDeviceMetricsOverride",
             session=True,
@@ -159,7 +161,8 @@ class Browser:
             deviceScaleFactor=1,
             mobile=False,
         )
-        height = min(int(self.evaluate("document.documentElement.scrollHeight")), max_height)
+        full = int(self.evaluate("document.documentElement.scrollHeight"))
+        height = min(full - top, max_height)
         self.call(
             "Emulation.setDeviceMetricsOverride",
             session=True,
@@ -168,7 +171,14 @@ class Browser:
             deviceScaleFactor=1,
             mobile=False,
         )
-        data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
+        clip = {"x": 0, "y": top, "width": width, "height": height, "scale": 1}
+        data = self.call(
+            "Page.captureScreenshot",
+            session=True,
+            format="png",
+            clip=clip,
+            captureBeyondViewport=True,
+        )["data"]
         target.write_bytes(base64.b64decode(data))
 
     def close(self) -> None:

@@ -98,6 +98,8 @@ def build_run(
     hostile: bool = True,
     run_id: str = "20261201-120000-ab12",
     plan: dict[str, tuple[Status, ...]] | None = None,
+    model: str = "fake/model",
+    spend: float = 1.0,
 ) -> Path:
     """Write a run folder under ``root`` and return it."""
     plan = plan or PLAN
@@ -108,7 +110,7 @@ def build_run(
     for number, (task, statuses) in enumerate(plan.items()):
         for repeat, status in enumerate(statuses, 1):
             tag = f"{MARKER}{task}-{repeat}"
-            text = f"{tag} {HOSTILE}" if hostile else tag
+            text = f"{tag} {HOSTILE}" if hostile else ""
             transcript = run_dir / (f"{task}.jsonl" if repeat == 1 else f"{task}-{repeat}.jsonl")
             lines = [
                 json.dumps({"t": 0, **e}, ensure_ascii=False)
@@ -125,9 +127,9 @@ def build_run(
                 extra["change"] = change
             failure = None
             if status is Status.FAIL:
-                failure = f"2 of 5 tests failed: test_add | expected 3, got -1 ({text})"
+                failure = f"2 of 5 tests failed: test_add | expected 3, got -1 {text}".rstrip()
             elif status is Status.ERR:
-                failure = f"agent error: provider overloaded ({text})"
+                failure = f"agent error: provider overloaded {text}".rstrip()
             results.append(
                 TaskResult(
                     task=task,
@@ -135,11 +137,11 @@ def build_run(
                     title=f"make {task} pass",
                     repeat=repeat,
                     status=status,
-                    steps=3 + number + repeat,
+                    steps=round((3 + number + repeat) * spend),
                     usage=Usage(
-                        input_tokens=1000 * (number + 1),
+                        input_tokens=round(1000 * (number + 1) * spend),
                         output_tokens=200 * repeat,
-                        cost_usd=0.01 * (number + 1) + 0.001 * repeat,
+                        cost_usd=(0.01 * (number + 1) + 0.001 * repeat) * spend,
                         requests=3,
                     ),
                     duration_ms=1500 * (number + 1) + 100 * repeat,
@@ -171,7 +173,7 @@ def build_run(
         finished_at="2026-12-01T12:05:00+00:00",
         wall_ms=300_000,
         settings=RunSettings(agent="garuda", suites=["py"], repeat=3),
-        agent={"agent": "garuda", "model": "fake/model"},
+        agent={"agent": "garuda", "model": model},
         executor=ExecutorRecord(name="bwrap", kind="os"),
         versions={"garuda-evals": "0.1.0"},
         summary=summary,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-WIDTH = 720
-LABEL_WIDTH = 220
+WIDTH = 520
+LABEL_WIDTH = 180
 VALUE_WIDTH = 90
 BAR_HEIGHT = 14
 GAP = 8
@@ -42,7 +42,7 @@ def bar_chart(
     ]
     for index, row in enumerate(rows):
         y = 24 + index * group
-        label = row.label if len(row.label) <= 32 else row.label[:31] + "…"
+        label = row.label if len(row.label) <= 28 else row.label[:27] + "…"
         parts.append(
             f'<text class="chart-label" x="{LABEL_WIDTH - 6}" y="{y + BAR_HEIGHT - 3}" '
             f'text-anchor="end">{escape(label)}</text>'
