@@ -13,6 +13,7 @@ from browser import Browser
 from sample import EXPECTED_GRID_ORDER, MARKER, build_run
 
 from garuda_evals.models.result import Status, TaskResult
+from garuda_evals.stats.intervals import wilson
 from garuda_evals.testing import run_garuda
 
 HAS_CHANGE = "change" in TaskResult.model_fields
@@ -99,6 +100,10 @@ def test_both_rates_and_the_charts_are_on_the_page(browser: Browser, page: Path)
     browser.load(page)
     assert _texts(browser, "#rate-scored .big") == ["67%"]  # 8 of 12 scored runs
     assert _texts(browser, "#rate-attempted .big") == ["53%"]  # 8 of 15 attempted runs
+    for label, total in (("scored", 12), ("attempted", 15)):
+        low, high = wilson(8, total)
+        expected = f"8/{total} runs · 95% CI {low * 100:.0f}–{high * 100:.0f}%"
+        assert _texts(browser, f"#rate-{label} .sub") == [expected]
     titles = _texts(browser, "svg.chart > title")
     assert titles == [
         "steps per run (mean)",

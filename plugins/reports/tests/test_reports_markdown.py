@@ -51,7 +51,10 @@ def rendered(text: str) -> _Tables:
 
 def test_the_table_reads_one_row_per_run_with_reasons_in_their_cell(sample_run: Path) -> None:
     report = load_report(sample_run)
-    tables = rendered(markdown(report))
+    text = markdown(report)
+    assert "8/12 scored runs passed (67%) · 8/15 of all attempted runs (53%)" in text
+    assert "95% CI scored " in text
+    tables = rendered(text)
     header, *rows = tables.rows
     assert header == ["run", "result", "steps", "tokens", "cost", "time", "failure"]
     assert len(rows) == 15 and all(len(row) == 7 for row in rows)

@@ -26,6 +26,7 @@ from garuda_evals.api import (
     TaskMean,
     TaskResult,
     format_cost,
+    format_interval,
     format_percent,
     format_seconds,
     format_tokens,
@@ -101,11 +102,8 @@ def highlight_diff(text: str) -> Markup:
     return Markup(highlight(text, DiffLexer(), PygmentsHtml(cssclass="diff", wrapcode=True)))
 
 
-def _interval(summary: Summary, label: str) -> str:
-    bounds = getattr(summary, f"{label}_rate_interval", None)
-    if bounds is None:
-        return ""
-    return f"95% interval {bounds[0] * 100:.0f}–{bounds[1] * 100:.0f}%"
+def _interval(bounds: tuple[float, float] | None) -> str:
+    return "" if bounds is None else f"95% CI {format_interval(bounds)}"
 
 
 def rates(summary: Summary) -> list[Rate]:
@@ -116,14 +114,14 @@ def rates(summary: Summary) -> list[Rate]:
             summary.passed,
             summary.scored,
             format_percent(summary.scored_rate),
-            _interval(summary, "scored"),
+            _interval(summary.scored_rate_interval),
         ),
         Rate(
             "attempted",
             summary.passed,
             summary.attempted,
             format_percent(summary.attempted_rate),
-            _interval(summary, "attempted"),
+            _interval(summary.attempted_rate_interval),
         ),
     ]
 

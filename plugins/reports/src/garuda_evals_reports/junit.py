@@ -10,6 +10,7 @@ from garuda_evals.api import Report, ReportFormatter, Status, TaskResult
 from garuda_evals_reports.text import run_name, xml_safe
 
 JUNIT_FILE = "junit.xml"
+INTERRUPTED = "INT"  # a run stopped by Ctrl-C: neither passed nor failed
 OUTPUT_CHARS = 20_000
 
 
@@ -40,7 +41,12 @@ def _testcase(result: TaskResult, repeats: bool) -> ET.Element:
             "time": _seconds(result.duration_ms),
         },
     )
-    if result.status is not Status.PASS:
+    if result.status.value == INTERRUPTED:
+        skipped = ET.SubElement(
+            case, "skipped", {"message": "interrupted before it finished", "type": INTERRUPTED}
+        )
+        skipped.text = xml_safe(_details(result))
+    elif result.status is not Status.PASS:
         kind = "failure" if result.status is Status.FAIL else "error"
         outcome = ET.SubElement(
             case,
@@ -87,7 +93,7 @@ def junit_xml(report: Report) -> str:
                 "tests": str(len(results)),
                 "failures": str(sum(r.status is Status.FAIL for r in results)),
                 "errors": str(sum(r.status is Status.ERR for r in results)),
-                "skipped": "0",
+                "skipped": str(sum(r.status.value == INTERRUPTED for r in results)),
                 "time": _seconds(sum(r.duration_ms for r in results)),
                 "timestamp": report.started_at,
             },

@@ -50,9 +50,6 @@ def markdown(report: Report) -> str:
     """A heading, both rates, the table of runs and the totals."""
     repeats = report.settings.repeat > 1
     lines = [f"### garuda eval {cell(report.run_id)}", "", cell(rates_line(report.summary))]
-    intervals = _intervals(report)
-    if intervals:
-        lines += ["", intervals]
     lines += [
         "",
         "| run | result | steps | tokens | cost | time | failure |",
@@ -69,16 +66,6 @@ def markdown(report: Report) -> str:
     if report.interrupted:
         lines += ["", "**interrupted: this report is partial**"]
     return "\n".join(lines) + "\n"
-
-
-def _intervals(report: Report) -> str:
-    """``95% intervals: scored 61–92%, attempted 55–88%`` when report.json has them."""
-    parts = []
-    for label in ("scored", "attempted"):
-        bounds = getattr(report.summary, f"{label}_rate_interval", None)
-        if bounds is not None:
-            parts.append(f"{label} {bounds[0] * 100:.0f}–{bounds[1] * 100:.0f}%")
-    return f"95% intervals: {', '.join(parts)}" if parts else ""
 
 
 class MarkdownFormatter(ReportFormatter):
