@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import xmlschema
 
+from garuda_evals.models.result import Status
 from garuda_evals.report.compare import load_report
 from garuda_evals.testing import run_garuda
 from garuda_evals_reports.junit import junit_xml
@@ -65,3 +66,17 @@ def test_garuda_eval_report_format_junit_prints_and_saves_it(tmp_path: Path) -> 
     SCHEMA.validate(done.stdout)
     cases = ET.fromstring(done.stdout).findall("./testsuite/testcase")
     assert cases and all(case.find("failure") is not None for case in cases)
+
+
+@pytest.mark.skipif(
+    not hasattr(Status, "INTERRUPTED"), reason="Status.INTERRUPTED arrives with issue 16"
+)
+def test_an_interrupted_run_is_a_skipped_case(sample_run: Path) -> None:
+    report = load_report(sample_run)
+    report.results[0].status = Status("INT")
+    text = junit_xml(report)
+    SCHEMA.validate(text)
+    first = ET.fromstring(text).findall("./testsuite/testcase")[0]
+    skipped = first.find("skipped")
+    assert skipped is not None and skipped.get("type") == "INT"
+    assert ET.fromstring(text).find("testsuite").get("skipped") == "1"
