@@ -75,10 +75,18 @@ def _request_message(message: Any) -> tuple[str, str]:
     return role, _cut(_message_text(message.get("content")))
 
 
+_CALL_KEYS = {"input", "arguments", "tool_calls", "function"}
+
+
 def _texts(value: Any, found: list[str]) -> list[str]:
-    """Every string under a ``text`` or ``content`` key, depth first (a response's words)."""
+    """Every string under a ``text`` or ``content`` key, depth first (a response's words).
+
+    Tool calls' arguments are left out: they are shown as the tool call events.
+    """
     if isinstance(value, dict):
         for key, item in value.items():
+            if key in _CALL_KEYS:
+                continue
             if key in ("text", "content") and isinstance(item, str):
                 found.append(item)
             else:
