@@ -119,6 +119,9 @@ def build_run(
             if hostile and repeat == 1:
                 lines.append("this line is not JSON <b>bold</b>")
             transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            if hostile and repeat == 1:
+                with transcript.open("ab") as raw:
+                    raw.write(b"\xff\xfe not UTF-8 \xc3\n")
             extra: dict[str, Any] = {}
             if has_change and status is not Status.ERR:
                 change = f"changes/{task}-{repeat}.diff"

@@ -135,7 +135,8 @@ def test_a_failed_run_shows_its_reason_check_output_and_transcript(
     error_run = _texts(browser, "#run-13 .transcript .entry.retry > details > summary")
     assert error_run == ["step 1: retry (attempt 1, retry in 0.5s)"]
     assert _texts(browser, "#run-4 .transcript .entry.bad > details > summary") == [
-        "line 8 is not JSON"
+        "line 8 is not JSON",
+        "line 9 is not JSON",
     ]
 
 
@@ -165,3 +166,23 @@ def test_the_ab_page_shows_paired_differences(browser: Browser, ab_page: Path) -
     assert [row[0] for row in rows][:3] == ["py/beta", "py/alpha", "py/epsilon"]
     assert _texts(browser, "#a-rate-scored .big") == ["67%"]
     assert browser.evaluate("document.querySelectorAll('svg.chart rect.bar-1').length") == 20
+
+
+def test_a_report_cannot_pull_files_from_outside_its_run_folder(tmp_path: Path) -> None:
+    """A report.json from elsewhere naming /etc/passwd or ../secret shows a note, not the file."""
+    import json
+
+    from garuda_evals.report.compare import load_report
+    from garuda_evals_reports.html import render_report
+
+    run = build_run(tmp_path, hostile=False, plan={"alpha": (Status.PASS,)})
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-CONTENT", encoding="utf-8")
+    (run / "inside.jsonl").symlink_to(secret)
+    data = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    for transcript in (str(secret), "../../../secret.txt", str(run / "inside.jsonl")):
+        data["results"][0]["transcript"] = transcript
+        (run / "report.json").write_text(json.dumps(data), encoding="utf-8")
+        page = render_report(load_report(run), run)
+        assert "TOP-SECRET-CONTENT" not in page
+        assert "transcript not found" in page

@@ -24,10 +24,12 @@ def run_name(result: TaskResult, repeats: bool) -> str:
 
 
 def run_file(recorded: str | None, run_dir: Path | None) -> Path | None:
-    """A file a result names (transcript, change), found in the run folder when it moved.
+    """A file a result names (transcript, change), read only from inside the run folder.
 
     Paths in report.json are absolute (transcripts) or relative to the run folder (changes);
-    a saved run copied elsewhere still finds its files by name in its own folder.
+    a saved run copied elsewhere still finds its files by name in its own folder. With the
+    run folder known, a path that leads out of it (``..``, a symlink, another folder) is
+    not read, so a report.json from elsewhere cannot pull local files into a page.
     """
     if not recorded:
         return None
@@ -35,7 +37,11 @@ def run_file(recorded: str | None, run_dir: Path | None) -> Path | None:
     candidates = [path] if path.is_absolute() else []
     if run_dir is not None:
         candidates += [run_dir / path, run_dir / path.name]
+    root = run_dir.resolve() if run_dir is not None else None
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        if not candidate.is_file():
+            continue
+        if root is not None and not candidate.resolve().is_relative_to(root):
+            continue
+        return candidate
     return None
