@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from garuda_evals.models.report import Report, Summary, TaskMean
 from garuda_evals.models.result import TaskResult
 from garuda_evals.report import units
@@ -152,3 +154,11 @@ class TableFormatter(ReportFormatter):
         if report.interrupted:
             lines.append("interrupted: this report is partial")
         return "\n".join(lines) + "\n"
+
+    def render_pair(
+        self, a: Report, b: Report, run_dirs: tuple[Path | None, Path | None] = (None, None)
+    ) -> str:
+        """``garuda compare``'s text."""
+        from garuda_evals.report.compare import compare
+
+        return compare(a, b)

@@ -61,13 +61,13 @@ def choose_agent(settings: RunSettings, registry: PluginRegistry) -> AgentFactor
     return factory
 
 
-def choose_formatter(registry: PluginRegistry, name: str) -> ReportFormatter:
-    """The ``--report-format`` formatter."""
+def choose_formatter(
+    registry: PluginRegistry, name: str, *, flag: str = "--report-format"
+) -> ReportFormatter:
+    """The ``--report-format`` formatter (``flag`` names the option in the error)."""
     formatters = registry.formatters()
     if name not in formatters:
-        raise UsageError(
-            f"--report-format {name}: unknown; choose one of: {', '.join(sorted(formatters))}"
-        )
+        raise UsageError(f"{flag} {name}: unknown; choose one of: {', '.join(sorted(formatters))}")
     return formatters[name].record.load()
 
 
@@ -179,6 +179,6 @@ async def run_eval(
     apply_selftest(report, {(i.task.suite, i.task.id): task_version(i.task) for i in selected}, cwd)
     path = save_report(report, run_dir)
     registry.notify("garuda_run_finished", report=report)
-    stdout.write(formatter.render(report))
+    formatter.publish(report, run_dir, stdout=stdout, stderr=stderr)
     print(f"report: {path}", file=stderr)
     return EvalOutcome(report, path, exit_code(finished_results, state["interrupted"]))

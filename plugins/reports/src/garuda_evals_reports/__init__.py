@@ -1,0 +1,1 @@
+"""Report formats for people and CI: HTML, JUnit XML and Markdown."""
