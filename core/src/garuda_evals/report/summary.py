@@ -23,8 +23,13 @@ def total_usage(results: Sequence[TaskResult]) -> Usage:
 
 
 def summarize(results: Sequence[TaskResult]) -> Summary:
-    """Scored runs leave errors out; all attempted runs count errors as failures."""
-    attempted = len(results)
+    """Scored runs leave errors out; all attempted runs count errors as failures.
+
+    Interrupted runs (INT) are in neither rate; their usage and cost are in the totals,
+    which are then marked incomplete.
+    """
+    interrupted = sum(1 for r in results if r.status is Status.INTERRUPTED)
+    attempted = len(results) - interrupted
     errors = sum(1 for r in results if r.status is Status.ERR)
     passed = sum(1 for r in results if r.status is Status.PASS)
     usage = total_usage(results) if results else Usage()
@@ -51,6 +56,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         cost_usd=usage.cost_usd,
         cost_incomplete=usage.cost_incomplete,
         duration_ms=sum(r.duration_ms for r in results),
+        interrupted=interrupted,
+        totals_incomplete=interrupted > 0,
     )
 
 
@@ -59,21 +66,23 @@ def _mean_or_none(values: list[float]) -> float | None:
 
 
 def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
-    """One row per task in first-seen order; error runs are left out of the means."""
+    """One row per task in first-seen order; error and interrupted runs are left out of the
+    means."""
     by_task: dict[tuple[str, str], list[TaskResult]] = {}
     for result in results:
         by_task.setdefault((result.suite, result.task), []).append(result)
     means: list[TaskMean] = []
     for (suite, task), runs in by_task.items():
-        scored = [r for r in runs if r.status is not Status.ERR]
+        finished = [r for r in runs if r.status is not Status.INTERRUPTED]
+        scored = [r for r in finished if r.status is not Status.ERR]
         tokens_known = all(r.usage.tokens_known for r in scored)
         means.append(
             TaskMean(
                 task=task,
                 suite=suite,
-                runs=len(runs),
+                runs=len(finished),
                 passes=sum(1 for r in runs if r.passed),
-                errors=len(runs) - len(scored),
+                errors=len(finished) - len(scored),
                 mean_steps=_mean_or_none([r.steps for r in scored]),
                 mean_tokens=(
                     _mean_or_none([r.usage.total_tokens for r in scored]) if tokens_known else None
