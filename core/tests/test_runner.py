@@ -174,6 +174,7 @@ def test_repeats_and_parallel_keep_task_order_and_name_transcripts(
     assert order == [("add", 1), ("add", 2), ("greet", 1), ("greet", 2)]
     run_dir = outcome.report_path.parent
     assert {p.name for p in run_dir.glob("*.jsonl")} == {
+        "results.jsonl",
         "add.jsonl",
         "add-2.jsonl",
         "greet.jsonl",

@@ -84,10 +84,29 @@ def read_manifest(run_dir: Path) -> RunManifest:
         raise UsageError(describe_validation_error(str(path), error)) from error
 
 
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a last line a crash left unfinished (every finished line ends with a newline)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return
+    if size == 0:
+        return
+    with path.open("rb+") as handle:
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return
+        handle.seek(0)
+        data = handle.read()
+        handle.truncate(data.rfind(b"\n") + 1)
+
+
 def append_result(run_dir: Path, result: TaskResult) -> None:
     """Append one result as a JSON line and flush it to disk."""
+    path = run_dir / RESULTS_FILE
+    _drop_torn_tail(path)
     line = json.dumps(result.to_json_dict(), ensure_ascii=False) + "\n"
-    _write_synced(run_dir / RESULTS_FILE, line.encode("utf-8"), "ab")
+    _write_synced(path, line.encode("utf-8"), "ab")
 
 
 def read_results(run_dir: Path) -> list[TaskResult]:

@@ -24,7 +24,8 @@ class RunLine:
 
 
 def run_folders(evals: Path) -> list[Path]:
-    """Run folders (those with a report or a run.json), newest first by run id."""
+    """Run folders (those with a report or a run.json), newest first by run id (its time),
+    then by when the folder last changed (two runs started in the same second)."""
     if not evals.is_dir():
         return []
     found = [
@@ -32,7 +33,7 @@ def run_folders(evals: Path) -> list[Path]:
         for p in evals.iterdir()
         if p.is_dir() and ((p / REPORT_FILE).is_file() or (p / MANIFEST_FILE).is_file())
     ]
-    return sorted(found, key=lambda p: p.name, reverse=True)
+    return sorted(found, key=lambda p: (p.name[:15], p.stat().st_mtime), reverse=True)
 
 
 def _agent(agent: dict[str, str]) -> str:

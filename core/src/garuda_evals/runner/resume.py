@@ -46,7 +46,14 @@ def _differences(what: str, before: dict[str, str], now: dict[str, str]) -> list
     found: list[str] = []
     for key in sorted(set(before) | set(now)):
         old, new = before.get(key), now.get(key)
-        if old != new:
+        if old == new:
+            continue
+        if what == "suite" and old and new:
+            found.append(
+                f"the tasks of suite {key} changed since the run "
+                f"(fingerprint {new} here, {old} in the run)"
+            )
+        else:
             found.append(f"{what} {key} is {new or 'absent'} here but {old or 'absent'} in the run")
     return found
 

@@ -10,22 +10,27 @@ import anyio
 
 from garuda_evals.agents.base import Progress
 from garuda_evals.models.result import TaskResult
+from garuda_evals.runner.journal import RESULTS_FILE
 from garuda_evals.runner.paths import transcript_name
 from garuda_evals.runner.selection import Selected
 from garuda_evals.runner.stored_change import CHANGES_DIR
 from garuda_evals.runner.task_run import Job, TaskContext, interrupted_row, run_job
+
+RESULTS_STEM = RESULTS_FILE.removesuffix(".jsonl")
 
 
 def plan_jobs(selected: list[Selected], repeats: int, run_dir: Path) -> list[Job]:
     """Every task ``repeat`` times, in task order; transcripts named ``<task>[-n].jsonl``,
     changes ``changes/<task>[-n].diff``.
 
-    Task ids that occur in two suites get the suite as a prefix, so transcripts never clash.
+    Task ids that occur in two suites get the suite as a prefix, so transcripts never clash;
+    so does a task named like the run's own results file.
     """
     ids = [item.task.id for item in selected]
     jobs: list[Job] = []
     for item in selected:
-        stem = item.task.id if ids.count(item.task.id) == 1 else f"{item.task.suite}.{item.task.id}"
+        unique = ids.count(item.task.id) == 1 and item.task.id != RESULTS_STEM
+        stem = item.task.id if unique else f"{item.task.suite}.{item.task.id}"
         for repeat in range(1, repeats + 1):
             path = run_dir / transcript_name(stem, repeat)
             change = run_dir / CHANGES_DIR / path.with_suffix(".diff").name

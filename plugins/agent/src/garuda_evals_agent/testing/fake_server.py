@@ -29,6 +29,7 @@ class FakeModelServer:
         self.requests: list[dict[str, Any]] = []
         self.batches = FakeBatches(batch_polls)
         self.lock = threading.Lock()
+        self.stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -46,14 +47,19 @@ class FakeModelServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
 
     def next_item(self) -> Reply | Fault | None:
-        """The next scripted answer, or None when the script is used up."""
+        """The next scripted answer, or None when the script is used up. A slow Reply
+        (``delay_s``) is waited for here, before anything is sent."""
         with self.lock:
-            return self.script.pop(0) if self.script else None
+            item = self.script.pop(0) if self.script else None
+        if isinstance(item, Reply) and item.delay_s:
+            self.stopping.wait(item.delay_s)
+        return item
 
     def model_calls(self) -> list[dict[str, Any]]:
         """The recorded model-call requests (Messages, batch creations, chat completions)."""
