@@ -7,6 +7,7 @@ Every request is recorded. It is bounded: after ``max_requests`` it answers 400.
 
 from __future__ import annotations
 
+import sys
 import threading
 from http.server import ThreadingHTTPServer
 from typing import Any
@@ -16,6 +17,14 @@ from garuda_evals_agent.testing.fake_handler import handler_for
 from garuda_evals_agent.testing.script import Fault, Reply
 
 MODEL_CALL_PATHS = ("/v1/messages", "/v1/chat/completions", "/chat/completions")
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (Ctrl-C during a slow reply) is not an error here."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class FakeModelServer:
@@ -30,7 +39,7 @@ class FakeModelServer:
         self.batches = FakeBatches(batch_polls)
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(self))
+        self._server = _Server(("127.0.0.1", 0), handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
