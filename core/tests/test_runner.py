@@ -259,6 +259,7 @@ def test_keep_leaves_the_workspace(project: Path, mini_suite: Path) -> None:
     assert outcome.report is not None
     kept = Path(outcome.report.results[0].workspace or "")
     try:
+        assert f"[mini/add] kept: {kept}" in outcome.stderr
         assert (kept / "src" / "calc.py").read_text().count("a + b") == 1
     finally:
         shutil.rmtree(kept, ignore_errors=True)
