@@ -47,9 +47,11 @@ def run_notes(results: list[TaskResult], replaced: list[TaskResult]) -> list[str
     notes: list[str] = []
     retried = [r for r in results if r.retried]
     if retried:
+        tags = ", ".join(f"{r.suite}/{r.task}#{r.repeat}" for r in retried[:5])
+        more = f" and {len(retried) - 5} more" if len(retried) > 5 else ""
         notes.append(
-            f"retried: {len(retried)} error run(s) were run again by --retry-errors (marked "
-            "retried); rerunning only errors can bias a rate, compare with the first attempt"
+            f"retried: {len(retried)} error run(s) were run again by --retry-errors ({tags}"
+            f"{more}); rerunning only errors can bias a rate, compare with the first attempt"
         )
     if replaced:
         spent = sum(r.usage.cost_usd for r in replaced)
