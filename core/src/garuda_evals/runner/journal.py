@@ -71,6 +71,7 @@ def write_manifest(manifest: RunManifest, run_dir: Path) -> None:
     partial = run_dir / (MANIFEST_FILE + ".tmp")
     _write_synced(partial, json.dumps(manifest.to_json_dict(), indent=2).encode(), "wb")
     partial.replace(run_dir / MANIFEST_FILE)
+    _sync_folder(run_dir)
 
 
 def read_manifest(run_dir: Path) -> RunManifest:
@@ -104,9 +105,26 @@ def _drop_torn_tail(path: Path) -> None:
 def append_result(run_dir: Path, result: TaskResult) -> None:
     """Append one result as a JSON line and flush it to disk."""
     path = run_dir / RESULTS_FILE
+    created = not path.exists()
     _drop_torn_tail(path)
     line = json.dumps(result.to_json_dict(), ensure_ascii=False) + "\n"
     _write_synced(path, line.encode("utf-8"), "ab")
+    if created:
+        _sync_folder(run_dir)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new file's name durable too (its folder's entry), where the OS allows it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def read_results(run_dir: Path) -> list[TaskResult]:
