@@ -47,6 +47,9 @@ def agent_changes(folder: Path) -> None:
     (folder / "run.sh").chmod(0o755)
     (folder / "link").symlink_to("src/calc.py")
     (folder / ".gitignore").write_text("*\n")  # must not hide anything from the diff
+    # nor may the agent's attributes convert what it wrote
+    (folder / ".gitattributes").write_text("* text eol=lf ident\n")
+    (folder / "crlf.txt").write_bytes(b"line one\r\n$Id$\r\nline two\r\n")
     (folder / "hidden.txt").write_text("ignored by the agent's .gitignore, still kept\n")
     (folder / "node_modules" / "x").mkdir(parents=True)
     (folder / "node_modules" / "x" / "index.js").write_text("left out like the judge does\n")

@@ -5,7 +5,8 @@ and again after; ``git diff --binary --full-index`` between the two trees is the
 Binary files are carried exactly, deletions, modes and links too, and ``git apply`` checks
 each file's starting hash, so a rebuilt folder is the agent's folder or an error. The
 folders the judge never carries (``judging.change.SKIPPED_DIRS``) and bytecode are left out;
-the agent's own ``.gitignore`` files cannot hide anything (files are added with ``--force``).
+the agent's own ``.gitignore`` files cannot hide anything (files are added with ``--force``)
+and its ``.gitattributes`` cannot convert anything (see ``NEUTRAL_ATTRIBUTES``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ GIT_OPTIONS = (
     "-c",
     "core.hooksPath=/dev/null",
 )
+
+
+NEUTRAL_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding !eol !diff\n"
+"""``info/attributes`` outranks the folder's own ``.gitattributes``: no conversion touches
+the bytes an agent wrote (a CRLF, an ``$Id$``), so the diff rebuilds them exactly."""
 
 
 class ChangeError(Exception):
@@ -82,6 +88,8 @@ class ChangeRecorder:
         env = _env(self.git_dir, folder)
         if not self._initialized:
             await _git(["init", "--quiet"], env, self.git_dir)
+            (self.git_dir / "info").mkdir(exist_ok=True)
+            (self.git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
             self._initialized = True
         Path(env["GIT_INDEX_FILE"]).unlink(missing_ok=True)
         await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
@@ -114,6 +122,8 @@ async def apply_stored_change(patch: Path, folder: Path) -> None:
             "LC_ALL": "C",
         }
         await _git(["init", "--quiet", "--bare", str(scratch / "none.git")], env, scratch)
+        (scratch / "none.git" / "info").mkdir(exist_ok=True)
+        (scratch / "none.git" / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
         await _git(["apply", "--binary", "--whitespace=nowarn", str(patch.resolve())], env, folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
