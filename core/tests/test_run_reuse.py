@@ -157,6 +157,15 @@ def test_resume_refuses_a_different_setting_suite_or_version(
     )
     missing = garuda("eval", "--resume", "nope", cwd=project)
     assert missing.returncode == 1 and "--resume nope: no such run" in missing.stderr
+    report = json.loads((run_dir / "report.json").read_text())
+    for result in report["results"]:
+        del result["change"]  # as a garuda that kept no changes wrote it
+    (run_dir / "report.json").write_text(json.dumps(report))
+    old = garuda("regrade", run_id, cwd=project)
+    assert old.returncode == 1 and old.stderr.strip().endswith(
+        f"regrade {run_id}: no run of {run_id} has a kept change to judge "
+        "(only PASS and FAIL runs of a garuda that keeps changes have one)"
+    )
 
 
 def test_regrade_after_the_check_changed_shows_the_flips_and_keeps_usage(

@@ -113,6 +113,11 @@ async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
     """Judge every judged run of ``run`` again; save the new report as a new run."""
     run_dir = find_run(cwd, run, "regrade")
     original = load_report(run_dir)
+    if not any(regradable(result) for result in original.results):
+        raise UsageError(
+            f"regrade {run}: no run of {original.run_id} has a kept change to judge (only "
+            "PASS and FAIL runs of a garuda that keeps changes have one)"
+        )
     settings = original.settings
     selected = select(registry, settings.suites, settings.task_ids)
     tasks = {(item.task.suite, item.task.id): item for item in selected}
