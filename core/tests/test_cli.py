@@ -138,9 +138,18 @@ def test_ctrl_c_kills_children_and_writes_partial_report(
     report_file = next((project / ".garuda" / "evals").glob("*/report.json"))
     report = json.loads(report_file.read_text())
     assert report["interrupted"] is True
-    assert [r["task"] for r in report["results"]] == ["add"]
-    assert report["results"][0]["status"] == "PASS"
+    assert [(r["task"], r["status"]) for r in report["results"]] == [
+        ("add", "PASS"),
+        ("greet", "INT"),
+    ]
+    summary = report["summary"]
+    assert (summary["attempted"], summary["interrupted"], summary["totalsIncomplete"]) == (
+        1,
+        1,
+        True,
+    )
     assert "interrupted: this report is partial" in stdout
+    assert "totals incomplete: 1 run(s) interrupted" in stdout
     assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
     assert not [p for p in scratch.iterdir() if p.name.startswith("garuda-")]
 

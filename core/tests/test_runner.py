@@ -174,6 +174,7 @@ def test_repeats_and_parallel_keep_task_order_and_name_transcripts(
     assert order == [("add", 1), ("add", 2), ("greet", 1), ("greet", 2)]
     run_dir = outcome.report_path.parent
     assert {p.name for p in run_dir.glob("*.jsonl")} == {
+        "results.jsonl",
         "add.jsonl",
         "add-2.jsonl",
         "greet.jsonl",
@@ -258,6 +259,7 @@ def test_keep_leaves_the_workspace(project: Path, mini_suite: Path) -> None:
     assert outcome.report is not None
     kept = Path(outcome.report.results[0].workspace or "")
     try:
+        assert f"[mini/add] kept: {kept}" in outcome.stderr
         assert (kept / "src" / "calc.py").read_text().count("a + b") == 1
     finally:
         shutil.rmtree(kept, ignore_errors=True)

@@ -29,7 +29,7 @@ from garuda_evals.suites.base import Suite
 K = TypeVar("K")
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
 GARUDA_SCRIPT = Path(sys.executable).parent / "garuda"
-STATUSES = ("PASS", "FAIL", "ERR")
+STATUSES = ("PASS", "FAIL", "ERR", "INT")
 
 
 def run_garuda(

@@ -75,9 +75,10 @@ def test_agent_tool_commands_run_in_the_sandbox(tmp_path: Path) -> None:
         report_path = next(tmp_path.glob(".garuda/evals/*/report.json"))
         report = json.loads(report_path.read_text())
         assert report["executor"]["name"] == "bwrap"
+        assert "garuda-evals-sandbox-bwrap" in report["versions"]  # the executor that ran
         assert "network" in report["executor"]["denies"]
         assert "home secrets" in report["executor"]["denies"]
-        transcript = next(report_path.parent.glob("*.jsonl")).read_text()
+        transcript = Path(report["results"][0]["transcript"]).read_text()
         assert token not in transcript.replace(str(outside), "")
         # /var/tmp is absent, or read-only where garuda's own environment lives below it.
         assert any(

@@ -80,6 +80,16 @@ def _core_options(command: click.Command) -> click.Command:
         click.option(
             "--prepare", metavar="TOOLCHAIN", help="prepare a toolchain (java, python) and exit"
         ),
+        click.option(
+            "--resume",
+            metavar="RUN",
+            help="continue an interrupted or crashed run (id or folder): run only what is missing",
+        ),
+        click.option(
+            "--retry-errors",
+            metavar="RUN",
+            help="run a saved run's ERR runs again (id or folder); the report marks them",
+        ),
     ]
     for decorator in decorators:
         command = decorator(command)
@@ -98,7 +108,14 @@ def build_eval_command(registry: PluginRegistry) -> click.Command:
         """
         from garuda_evals.cli.eval_main import dispatch
 
-        return dispatch(options, cwd=Path.cwd(), registry=registry)
+        context = click.get_current_context()
+        given = {
+            name
+            for name in options
+            if context.get_parameter_source(name)
+            in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+        }
+        return dispatch(options, cwd=Path.cwd(), registry=registry, given=given)
 
     command = _core_options(eval_command)
     taken = {flag for param in command.params for flag in param.opts}

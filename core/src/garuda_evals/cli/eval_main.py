@@ -69,8 +69,42 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
         raise UsageError(describe_validation_error("flags", error)) from error
 
 
-def dispatch(options: Mapping[str, Any], *, cwd: Path, registry: PluginRegistry) -> int:
-    """Route to --list, --prepare, a suite builder's flag (--from-git) or a run."""
+FLAG_NAMES = {"suites": "--suite", "task_ids": "--task"}
+OUTPUT_ONLY = frozenset({"keep", "report_format", "resume", "retry_errors"})
+"""Flags that may differ from the run being resumed: they change no result."""
+
+
+def resumed_settings(
+    options: Mapping[str, Any], registry: PluginRegistry, given: set[str], stored: RunSettings
+) -> RunSettings:
+    """The resumed run's settings; a flag given now that differs from them is refused."""
+    from garuda_evals.runner.resume import SETTINGS_DIFFER
+
+    fresh = settings_from(options, registry)
+    fields = set(RunSettings.model_fields) - {"options"}
+    for name in sorted(given - OUTPUT_ONLY):
+        owner, dot, option = name.partition(".")
+        if dot:
+            now = fresh.options.get(owner, {}).get(option)
+            before = stored.options.get(owner, {}).get(option)
+        elif name in fields:
+            now, before = getattr(fresh, name), getattr(stored, name)
+        else:
+            continue
+        if now != before:
+            flag = FLAG_NAMES.get(name, "--" + (option or name).replace("_", "-"))
+            raise UsageError(SETTINGS_DIFFER.format(flag=flag, now=now, before=before))
+    return stored.model_copy(update={"keep": fresh.keep, "report_format": fresh.report_format})
+
+
+def dispatch(
+    options: Mapping[str, Any],
+    *,
+    cwd: Path,
+    registry: PluginRegistry,
+    given: set[str] | None = None,
+) -> int:
+    """Route to --list, --prepare, a suite builder's flag (--from-git), a resume or a run."""
     if options["list_only"]:
         from garuda_evals.cli.listing import print_listing
 
@@ -79,6 +113,8 @@ def dispatch(options: Mapping[str, Any], *, cwd: Path, registry: PluginRegistry)
         from garuda_evals.cli.prepare import prepare
 
         return anyio.run(prepare, registry, options["prepare"])
+    if options.get("resume") or options.get("retry_errors"):
+        return _resume(options, cwd=cwd, registry=registry, given=given or set())
     settings = settings_from(options, registry)
     for registered in registry.suite_builders().values():
         builder = registered.record
@@ -88,4 +124,22 @@ def dispatch(options: Mapping[str, Any], *, cwd: Path, registry: PluginRegistry)
     from garuda_evals.runner.session import run_eval
 
     outcome = anyio.run(lambda: run_eval(settings, registry=registry, cwd=cwd))
+    return outcome.exit_code
+
+
+def _resume(
+    options: Mapping[str, Any], *, cwd: Path, registry: PluginRegistry, given: set[str]
+) -> int:
+    from garuda_evals.runner.resume import load_resume
+    from garuda_evals.runner.session import run_eval
+
+    if options.get("resume") and options.get("retry_errors"):
+        raise UsageError("--resume and --retry-errors: give one (--retry-errors also resumes)")
+    retry = bool(options.get("retry_errors"))
+    resume = load_resume(cwd, options["retry_errors"] or options["resume"], retry_errors=retry)
+    try:
+        settings = resumed_settings(options, registry, given, resume.manifest.settings)
+    except UsageError as error:
+        raise UsageError(f"{resume.flag} {resume.manifest.run_id}: refused, {error}") from error
+    outcome = anyio.run(lambda: run_eval(settings, registry=registry, cwd=cwd, resume=resume))
     return outcome.exit_code

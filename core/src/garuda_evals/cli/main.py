@@ -27,7 +27,9 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import build_eval_command
     from garuda_evals.cli.plugins_cmd import plugins_command
+    from garuda_evals.cli.regrade_cmd import regrade_command
     from garuda_evals.cli.report_cmd import report_command
+    from garuda_evals.cli.runs_cmd import runs_command
     from garuda_evals.plugins.manager import get_registry
 
     registry = registry or get_registry()
@@ -44,6 +46,8 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     cli.add_command(plugins_command)
     cli.add_command(compare_command)
     cli.add_command(report_command)
+    cli.add_command(regrade_command)
+    cli.add_command(runs_command)
     _add_plugin_commands(cli, registry)
     return cli
 

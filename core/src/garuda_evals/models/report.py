@@ -41,6 +41,10 @@ class Summary(Model):
     pass_hat_k: dict[int, float] = Field(
         default_factory=dict, description="k -> mean over tasks of pass^k (scored runs, repeats)"
     )
+    interrupted: int = 0
+    """Runs stopped by Ctrl-C (INT): out of both rates, their usage and cost in the totals."""
+    totals_incomplete: bool = False
+    """True when a run was interrupted: the totals are what was spent until then."""
 
 
 class TaskMean(Model):
@@ -97,3 +101,7 @@ class Report(Model):
     tasks: list[TaskMean]
     results: list[TaskResult]
     warnings: list[str] = Field(default_factory=list)
+    regrade_of: str | None = None
+    """The run id this report regrades (``garuda regrade``); usage and cost are that run's."""
+    replaced: list[TaskResult] = Field(default_factory=list)
+    """Earlier attempts replaced by ``--resume`` (INT) or ``--retry-errors`` (ERR)."""

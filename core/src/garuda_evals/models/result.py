@@ -9,11 +9,13 @@ from garuda_evals.models.usage import Usage
 
 
 class Status(StrEnum):
-    """PASS and FAIL are scored; ERR (the run threw) is left out of the scored rate."""
+    """PASS and FAIL are scored; ERR (the run threw) is left out of the scored rate;
+    INT (stopped by Ctrl-C before it finished) is left out of both rates."""
 
     PASS = "PASS"
     FAIL = "FAIL"
     ERR = "ERR"
+    INTERRUPTED = "INT"
 
 
 class CheckOutcome(Model):
@@ -53,6 +55,13 @@ class TaskResult(Model):
     )
     suspicious: list[str] = Field(
         default_factory=list, description="lines of the change that touch test-runner internals"
+    )
+    change: str | None = Field(
+        default=None,
+        description="the agent's final change as a git binary diff, relative to the run folder",
+    )
+    retried: bool = Field(
+        default=False, description="rerun by --retry-errors after an error run (ERR)"
     )
 
     @property

@@ -55,9 +55,14 @@ def _overall_pass_k(results: Sequence[TaskResult]) -> tuple[dict[int, float], di
 
 
 def summarize(results: Sequence[TaskResult]) -> Summary:
-    """Scored runs leave errors out; all attempted runs count errors as failures."""
+    """Scored runs leave errors out; all attempted runs count errors as failures.
+
+    Interrupted runs (INT) are in neither rate; their usage and cost are in the totals,
+    which are then marked incomplete.
+    """
     pass_at_k, pass_hat_k = _overall_pass_k(results)
-    attempted = len(results)
+    interrupted = sum(1 for r in results if r.status is Status.INTERRUPTED)
+    attempted = len(results) - interrupted
     errors = sum(1 for r in results if r.status is Status.ERR)
     passed = sum(1 for r in results if r.status is Status.PASS)
     usage = total_usage(results) if results else Usage()
@@ -88,6 +93,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         attempted_rate_interval=_interval(passed, attempted),
         pass_at_k=pass_at_k,
         pass_hat_k=pass_hat_k,
+        interrupted=interrupted,
+        totals_incomplete=interrupted > 0,
     )
 
 
@@ -96,11 +103,13 @@ def _mean_or_none(values: list[float]) -> float | None:
 
 
 def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
-    """One row per task in first-seen order; error runs are left out of the means."""
+    """One row per task in first-seen order; error and interrupted runs are left out of the
+    means."""
     repeats = _has_repeats(results)
     means: list[TaskMean] = []
     for (suite, task), runs in by_task(results).items():
-        scored = [r for r in runs if r.status is not Status.ERR]
+        finished = [r for r in runs if r.status is not Status.INTERRUPTED]
+        scored = [r for r in finished if r.status is not Status.ERR]
         outcomes = [r.passed for r in _scored(runs)]
         pass_at_k, pass_hat_k = passk.per_k(len(outcomes), sum(outcomes)) if repeats else ({}, {})
         tokens_known = all(r.usage.tokens_known for r in scored)
@@ -108,9 +117,9 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
             TaskMean(
                 task=task,
                 suite=suite,
-                runs=len(runs),
+                runs=len(finished),
                 passes=sum(1 for r in runs if r.passed),
-                errors=len(runs) - len(scored),
+                errors=len(finished) - len(scored),
                 mean_steps=_mean_or_none([r.steps for r in scored]),
                 mean_tokens=(
                     _mean_or_none([r.usage.total_tokens for r in scored]) if tokens_known else None

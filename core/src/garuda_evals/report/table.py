@@ -122,6 +122,14 @@ def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
     return lines
 
 
+RUN_NOTE_PREFIXES = ("retried: ", "replaced: ")
+
+
+def _is_run_note(warning: str) -> bool:
+    """Warnings about how this report was made (retries, replaced attempts) that the table shows."""
+    return warning.startswith(RUN_NOTE_PREFIXES)
+
+
 class TableFormatter(ReportFormatter):
     """The default terminal report."""
 
@@ -153,6 +161,14 @@ class TableFormatter(ReportFormatter):
             lines.append(f"batch: wall time {units.seconds(report.wall_ms)}")
         if report.interrupted:
             lines.append("interrupted: this report is partial")
+        if report.summary.totals_incomplete:
+            lines.append(
+                f"totals incomplete: {report.summary.interrupted} run(s) interrupted "
+                "(out of both rates; what they spent so far is counted)"
+            )
+        if report.regrade_of:
+            lines.append(f"regrade of {report.regrade_of} (usage and cost are that run's)")
+        lines += [f"warning: {warning}" for warning in report.warnings if _is_run_note(warning)]
         return "\n".join(lines) + "\n"
 
     def render_pair(

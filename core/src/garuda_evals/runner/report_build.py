@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
 
 from garuda_evals import __version__
@@ -24,12 +27,40 @@ def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
 
 
-def versions(registry: PluginRegistry) -> dict[str, str]:
-    """garuda-evals and every plugin distribution, with versions."""
+def versions(registry: PluginRegistry, drivers: Iterable[str] = ()) -> dict[str, str]:
+    """garuda-evals, every plugin distribution, and the distributions of the drivers that
+    took part (the executor and the agent), with versions."""
     found = {"garuda-evals": __version__}
     for plugin in registry.plugins:
         found[plugin.distribution] = plugin.version
+    for distribution in drivers:
+        if distribution and distribution not in found:
+            try:
+                found[distribution] = dist_version(distribution)
+            except PackageNotFoundError:
+                found[distribution] = "?"
     return found
+
+
+def run_notes(results: list[TaskResult], replaced: list[TaskResult]) -> list[str]:
+    """Warnings about how the results were gathered: retried runs and replaced attempts."""
+    notes: list[str] = []
+    retried = [r for r in results if r.retried]
+    if retried:
+        tags = ", ".join(f"{r.suite}/{r.task}#{r.repeat}" for r in retried[:5])
+        more = f" and {len(retried) - 5} more" if len(retried) > 5 else ""
+        notes.append(
+            f"retried: {len(retried)} error run(s) were run again by --retry-errors ({tags}"
+            f"{more}); rerunning only errors can bias a rate, compare with the first attempt"
+        )
+    if replaced:
+        spent = sum(r.usage.cost_usd for r in replaced)
+        kinds = sorted({r.status.value for r in replaced})
+        notes.append(
+            f"replaced: {len(replaced)} earlier attempt(s) ({', '.join(kinds)}) were run again; "
+            f"they used ${spent:.4f}, kept under 'replaced' and not in the totals"
+        )
+    return notes
 
 
 def toolchain_versions(statuses: dict[str, ToolchainStatus]) -> dict[str, dict[str, str]]:
@@ -55,6 +86,8 @@ def build_report(
     toolchains: dict[str, ToolchainStatus],
     results: list[TaskResult],
     interrupted: bool,
+    versions_used: dict[str, str] | None = None,
+    replaced: list[TaskResult] | None = None,
 ) -> Report:
     """The whole report from a run's parts."""
     return Report(
@@ -75,12 +108,13 @@ def build_report(
             detail=executor.detail,
             chosen_because=chosen_because,
         ),
-        versions=versions(registry),
+        versions=versions_used if versions_used is not None else versions(registry),
         toolchains=toolchain_versions(toolchains),
         summary=summarize(results),
         tasks=task_means(results),
         results=results,
         warnings=list(registry.warnings),
+        replaced=list(replaced or []),
     )
 
 

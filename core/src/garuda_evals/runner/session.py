@@ -18,14 +18,26 @@ from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.plugins.drivers import AGENTS, driver_names, load_driver
+from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names, load_driver
 from garuda_evals.plugins.known import AGENTS as KNOWN_AGENTS
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report.formatter import ReportFormatter
 from garuda_evals.runner.executor_choice import choose_executor
+from garuda_evals.runner.journal import (
+    RunManifest,
+    append_result,
+    job_key,
+    latest,
+    read_results,
+    still_to_run,
+    suite_fingerprints,
+    write_manifest,
+)
 from garuda_evals.runner.live import LiveOutput
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
-from garuda_evals.runner.report_build import build_report, save_report
+from garuda_evals.runner.pipes import pipe_safe
+from garuda_evals.runner.report_build import build_report, run_notes, save_report, versions
+from garuda_evals.runner.resume import Resume, check_same
 from garuda_evals.runner.run import plan_jobs, run_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
@@ -95,9 +107,14 @@ async def run_eval(
     cwd: Path,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    resume: Resume | None = None,
 ) -> EvalOutcome:
-    """Check every input, probe the toolchains, run the jobs and write report.json."""
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    """Check every input, probe the toolchains, run the jobs and write report.json.
+
+    Each finished run is appended to ``results.jsonl`` as it ends; with ``resume`` only the
+    runs that file lacks (or that were interrupted, or with ``--retry-errors`` errored) run.
+    """
+    stdout, stderr = pipe_safe(stdout or sys.stdout), pipe_safe(stderr or sys.stderr)
     factory = choose_agent(settings, registry)
     refuse_foreign_options(factory, settings, registry)
     factory.check_settings(settings)
@@ -115,12 +132,53 @@ async def run_eval(
     required = {name for item in selected for name in item.task.requires}
     toolchains = await check_toolchains(registry, required)
     limits = factory.limits(settings) or RunLimits()
+    agent_description = dict(factory.describe(settings))
+    used = versions(
+        registry,
+        drivers=(
+            driver_names(EXECUTORS).get(choice.backend.name, ""),
+            driver_names(AGENTS).get(factory.name, ""),
+        ),
+    )
+    fingerprints = suite_fingerprints(selected)
+    if resume is not None:
+        check_same(resume, versions=used, agent=agent_description, suites=fingerprints)
+        run_id, run_dir, started = resume.manifest.run_id, resume.run_dir, resume.manifest.started
+    else:
+        run_id, started = new_run_id(), time.time()
+        run_dir = evals_dir(cwd) / run_id
+        run_dir.mkdir(parents=True, exist_ok=True)
+    all_jobs = plan_jobs(selected, settings.repeat, run_dir)
+    keys = [job_key(j.item.task.suite, j.item.task.id, j.repeat) for j in all_jobs]
+    if resume is None:
+        manifest = RunManifest(
+            run_id=run_id,
+            started=started,
+            settings=settings,
+            agent=agent_description,
+            versions=used,
+            suites=fingerprints,
+            jobs=keys,
+        )
+        write_manifest(manifest, run_dir)
+    current, _ = latest(read_results(run_dir))
+    redo = still_to_run(current, resume is not None and resume.retry_errors)
+    jobs = [
+        job for job, key in zip(all_jobs, keys, strict=True) if key not in current or key in redo
+    ]
+    retrying = {
+        job.index
+        for job, key in zip(all_jobs, keys, strict=True)
+        if key in current and current[key].status is Status.ERR and key in redo
+    }
+    if resume is not None:
+        print(
+            f"{resume.flag} {run_id}: {len(all_jobs) - len(jobs)} of {len(all_jobs)} runs "
+            f"kept, {len(jobs)} to run",
+            file=stderr,
+        )
     agent = factory.create(settings)
-    run_id = new_run_id()
-    run_dir = evals_dir(cwd) / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
-    jobs = plan_jobs(selected, settings.repeat, run_dir)
-    parallel = min(limits.parallel, len(jobs)) if limits.parallel else settings.parallel
+    parallel = min(limits.parallel, len(all_jobs)) if limits.parallel else settings.parallel
     live = LiveOutput(len(jobs), stream=stderr, repeats=settings.repeat > 1)
 
     def tag(job: Job) -> str:
@@ -134,7 +192,11 @@ async def run_eval(
         )
 
     def on_result(job: Job, result: TaskResult) -> None:
+        result.retried = result.retried or job.index in retrying
+        append_result(run_dir, result)
         live.result(tag(job), result)
+        if result.workspace:
+            live.line(f"[{tag(job)}] kept: {result.workspace}")
         registry.notify("garuda_task_finished", result=result)
 
     context = TaskContext(
@@ -146,21 +208,20 @@ async def run_eval(
         hidden=hidden_project(cwd),
         task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
     )
-    agent_description = dict(factory.describe(settings))
     registry.notify(
         "garuda_run_started",
         run=RunStarted(run_id, len(jobs), str(run_dir), choice.backend.name, factory.name),
     )
-    results: list[TaskResult | None] = [None] * len(jobs)
+    results: list[TaskResult | None] = [None] * len(all_jobs)
     state = {"interrupted": False}
-    started = time.time()
     with anyio.CancelScope() as scope:
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
             await run_jobs(jobs, context, parallel=parallel, results=results, on_result=on_result)
             group.cancel_scope.cancel()
     live.finish()
-    finished_results = [r for r in results if r is not None]
+    current, replaced = latest(read_results(run_dir))
+    finished_results = [current[key] for key in keys if key in current]
     report = build_report(
         run_id=run_id,
         started=started,
@@ -174,9 +235,12 @@ async def run_eval(
         registry=registry,
         toolchains=toolchains,
         results=finished_results,
-        interrupted=state["interrupted"],
+        interrupted=state["interrupted"] or len(finished_results) < len(all_jobs),
+        versions_used=used,
+        replaced=replaced,
     )
     apply_selftest(report, {(i.task.suite, i.task.id): task_version(i.task) for i in selected}, cwd)
+    report.warnings += run_notes(finished_results, replaced)
     path = save_report(report, run_dir)
     registry.notify("garuda_run_finished", report=report)
     formatter.publish(report, run_dir, stdout=stdout, stderr=stderr)

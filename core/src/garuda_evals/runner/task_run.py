@@ -20,6 +20,7 @@ from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.selection import Selected
+from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Job:
     item: Selected
     repeat: int
     transcript: Path
+    change: Path | None = None
+    """Where the agent's final change is stored (None: not stored)."""
 
 
 @dataclass(frozen=True)
@@ -68,24 +71,66 @@ async def _cleanup(job: Job, workspace: Path, executor: Executor | None, keep: b
             shutil.rmtree(workspace, ignore_errors=True)
 
 
-async def run_job(job: Job, context: TaskContext) -> TaskResult:
-    """Run the job. An exception in the harness or the agent is an ERR row, never a crash."""
-    task, suite, settings = job.item.task, job.item.suite, context.settings
-    started = time.monotonic()
-    workspace = Path(tempfile.mkdtemp(prefix=f"garuda-{task.id}-"))
-    executor: Executor | None = None
-    progress = Progress()
-    row = TaskResult(
+def new_row(job: Job, workspace: Path | None = None) -> TaskResult:
+    """The row of ``job`` before anything is known: ERR until the run says otherwise."""
+    task = job.item.task
+    return TaskResult(
         task=task.id,
         suite=task.suite,
         title=task.title,
         repeat=job.repeat,
         status=Status.ERR,
         transcript=str(job.transcript),
-        workspace=str(workspace) if settings.keep else None,
+        workspace=str(workspace) if workspace is not None else None,
     )
+
+
+def interrupted_row(job: Job, progress: Progress, duration_ms: int) -> TaskResult:
+    """The row of a run stopped by Ctrl-C: what the agent had used until then."""
+    row = new_row(job)
+    row.status, row.stop_reason = Status.INTERRUPTED, "interrupted"
+    row.failure = "interrupted before it finished (Ctrl-C)"
+    row.steps, row.usage, row.duration_ms = progress.steps, progress.usage, duration_ms
+    return row
+
+
+async def _store_change(
+    job: Job, recorder: ChangeRecorder, before: str | None, workspace: Path
+) -> tuple[str | None, str | None]:
+    """Write the agent's change next to the transcript: its path relative to the run folder,
+    or a notice saying why it was not kept."""
+    if job.change is None or before is None:
+        return None, None
+    try:
+        after = await recorder.snapshot(workspace)
+        patch = await recorder.diff(before, after, workspace)
+    except (ChangeError, OSError, TimeoutError) as error:
+        return None, f"the agent's change was not kept: {error}"
+    job.change.parent.mkdir(parents=True, exist_ok=True)
+    job.change.write_bytes(patch)
+    return job.change.relative_to(job.transcript.parent).as_posix(), None
+
+
+async def run_job(job: Job, context: TaskContext, progress: Progress | None = None) -> TaskResult:
+    """Run the job. An exception in the harness or the agent is an ERR row, never a crash.
+
+    ``progress`` is kept current with what the agent used, for the caller to report a
+    run that Ctrl-C stops (see ``interrupted_row``).
+    """
+    task, suite, settings = job.item.task, job.item.suite, context.settings
+    started = time.monotonic()
+    workspace = Path(tempfile.mkdtemp(prefix=f"garuda-{task.id}-"))
+    executor: Executor | None = None
+    progress = progress if progress is not None else Progress()
+    row = new_row(job, workspace if settings.keep else None)
+    recorder = ChangeRecorder()
+    before: str | None = None
     try:
         suite.materialize(task, workspace)
+        try:
+            before = await recorder.snapshot(workspace) if job.change is not None else None
+        except (ChangeError, OSError, TimeoutError) as error:
+            row.notices.append(f"the agent's change will not be kept: {error}")
         executor = context.backend.create(suite.policy(task, _base_policy(workspace, context)))
         env = check_environment()
         turn = AgentTurn(
@@ -110,12 +155,17 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
             row.agent_duration_ms = _elapsed_ms(agent_started)
             row.status, row.stop_reason = Status.FAIL, "timeout"
             row.failure = f"the agent ran past the {context.task_timeout_s:.0f} s task limit"
+            row.change, notice = await _store_change(job, recorder, before, workspace)
+            row.notices += [notice] if notice else []
             return row
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
-        row.notices = outcome.notices
+        progress.steps, progress.usage = outcome.steps, outcome.usage
+        row.notices = [*row.notices, *outcome.notices]
         with anyio.CancelScope(shield=True):
             await executor.aclose()
+        row.change, notice = await _store_change(job, recorder, before, workspace)
+        row.notices += [notice] if notice else []
         judge = Judge(
             suite=suite,
             backend=context.backend,
@@ -140,4 +190,5 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         if not job.transcript.exists():
             job.transcript.parent.mkdir(parents=True, exist_ok=True)
             job.transcript.touch()
+        recorder.close()
         await _cleanup(job, workspace, executor, settings.keep)

@@ -7,6 +7,7 @@ Every request is recorded. It is bounded: after ``max_requests`` it answers 400.
 
 from __future__ import annotations
 
+import sys
 import threading
 from http.server import ThreadingHTTPServer
 from typing import Any
@@ -16,6 +17,14 @@ from garuda_evals_agent.testing.fake_handler import handler_for
 from garuda_evals_agent.testing.script import Fault, Reply
 
 MODEL_CALL_PATHS = ("/v1/messages", "/v1/chat/completions", "/chat/completions")
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (Ctrl-C during a slow reply) is not an error here."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class FakeModelServer:
@@ -29,7 +38,8 @@ class FakeModelServer:
         self.requests: list[dict[str, Any]] = []
         self.batches = FakeBatches(batch_polls)
         self.lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(self))
+        self.stopping = threading.Event()
+        self._server = _Server(("127.0.0.1", 0), handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -46,14 +56,19 @@ class FakeModelServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
 
     def next_item(self) -> Reply | Fault | None:
-        """The next scripted answer, or None when the script is used up."""
+        """The next scripted answer, or None when the script is used up. A slow Reply
+        (``delay_s``) is waited for here, before anything is sent."""
         with self.lock:
-            return self.script.pop(0) if self.script else None
+            item = self.script.pop(0) if self.script else None
+        if isinstance(item, Reply) and item.delay_s:
+            self.stopping.wait(item.delay_s)
+        return item
 
     def model_calls(self) -> list[dict[str, Any]]:
         """The recorded model-call requests (Messages, batch creations, chat completions)."""

@@ -49,11 +49,14 @@ class Tokens:
 @dataclass(frozen=True)
 class Reply:
     """One response. ``usage=None`` sends no usage report; ``cut`` stops at the output limit
-    in the middle of the last block (a tool call's JSON is left unfinished)."""
+    in the middle of the last block (a tool call's JSON is left unfinished); ``delay_s`` is
+    how long the server thinks before answering (a slow model; the wait ends when the
+    server stops)."""
 
     blocks: list[Block]
     usage: Tokens | None = field(default_factory=Tokens)
     cut: bool = False
+    delay_s: float = 0.0
 
     def stop_reason(self) -> str:
         """Anthropic's stop reason for this reply."""

@@ -1,0 +1,171 @@
+"""``garuda regrade RUN``: judge a saved run's stored changes again with today's check.
+
+Each judged run's folder is rebuilt from its task and its stored change, and today's judge
+runs on it. The new report is saved as a new run linked to the original (``regradeOf``);
+usage and cost stay the original's: nothing calls the agent again.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.errors import UsageError, describe_validation_error
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.models.report import Report
+from garuda_evals.models.result import Status, TaskResult
+from garuda_evals.models.settings import RunSettings
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.report.summary import summarize, task_means
+from garuda_evals.runner.check import Judge, judge_in_copy
+from garuda_evals.runner.executor_choice import choose_executor
+from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
+from garuda_evals.runner.report_build import REPORT_FILE, iso, save_report, versions
+from garuda_evals.runner.resume import find_run
+from garuda_evals.runner.selection import Selected, select
+from garuda_evals.runner.stored_change import ChangeError, apply_stored_change
+from garuda_evals.runner.toolchain_check import check_toolchains
+
+JUDGED = (Status.PASS, Status.FAIL)
+
+
+@dataclass
+class Regraded:
+    """The new report, where it is, and the runs whose status changed."""
+
+    report: Report
+    path: Path
+    up: list[str] = field(default_factory=list)
+    down: list[str] = field(default_factory=list)
+    other: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """``3 changed: 1 up, 2 down`` and one line per changed run."""
+        changed = len(self.up) + len(self.down) + len(self.other)
+        head = f"{changed} changed: {len(self.up)} up, {len(self.down)} down"
+        head += f", {len(self.other)} other" if self.other else ""
+        lines = [head]
+        lines += [f"  up    {line}" for line in self.up]
+        lines += [f"  down  {line}" for line in self.down]
+        lines += [f"  other {line}" for line in self.other]
+        return "\n".join(lines) + "\n"
+
+
+def load_report(run_dir: Path) -> Report:
+    """The report.json of a run folder; one line naming the file when it cannot be read."""
+    path = run_dir / REPORT_FILE
+    if not path.is_file():
+        raise UsageError(f"{path}: not found (an unfinished run: resume it first)")
+    try:
+        return Report.model_validate_json(path.read_bytes())
+    except ValidationError as error:
+        raise UsageError(describe_validation_error(str(path), error)) from error
+
+
+def regradable(result: TaskResult) -> bool:
+    """A run the judge decided (not an error, interruption or agent timeout) with a change."""
+    return result.status in JUDGED and result.change is not None and result.stop_reason != "timeout"
+
+
+def _policy(settings: RunSettings, cwd: Path) -> Callable[[Path], SandboxPolicy]:
+    hidden = hidden_project(cwd)
+    allow = (*ENV_ALLOW, *settings.agent_env)
+
+    def make(folder: Path) -> SandboxPolicy:
+        return SandboxPolicy(workspace=folder, hidden=hidden, env_allow=allow)
+
+    return make
+
+
+async def _regrade_one(result: TaskResult, item: Selected, patch: Path, judge: Judge) -> TaskResult:
+    folder = Path(tempfile.mkdtemp(prefix=f"garuda-regrade-{item.task.id}-"))
+    try:
+        item.suite.materialize(item.task, folder)
+        try:
+            await apply_stored_change(patch, folder)
+        except (ChangeError, OSError) as error:
+            failure = f"the stored change no longer applies to the task: {error}"
+            return result.model_copy(update={"status": Status.ERR, "failure": failure})
+        verdict = await judge_in_copy(item.task, folder, judge)
+    finally:
+        item.suite.release(item.task, folder)
+        shutil.rmtree(folder, ignore_errors=True)
+    return result.model_copy(
+        update={
+            "status": Status.PASS if verdict.passed else Status.FAIL,
+            "failure": verdict.reason,
+            "check": verdict.check,
+            "protected_changes": verdict.protected_changes,
+            "left_out": verdict.left_out,
+            "suspicious": verdict.suspicious,
+        }
+    )
+
+
+async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
+    """Judge every judged run of ``run`` again; save the new report as a new run."""
+    run_dir = find_run(cwd, run, "regrade")
+    original = load_report(run_dir)
+    if not any(regradable(result) for result in original.results):
+        raise UsageError(
+            f"regrade {run}: no run of {original.run_id} has a kept change to judge (only "
+            "PASS and FAIL runs of a garuda that keeps changes have one)"
+        )
+    settings = original.settings
+    selected = select(registry, settings.suites, settings.task_ids)
+    tasks = {(item.task.suite, item.task.id): item for item in selected}
+    records = registry.check_runners()
+    choice = choose_executor(settings.executor, registry)
+    await check_toolchains(registry, {name for item in selected for name in item.task.requires})
+    env = check_environment()
+    make_policy = _policy(settings, cwd)
+    new_id = new_run_id()
+    new_dir = evals_dir(cwd) / new_id
+    started = time.time()
+    outcome = Regraded(report=original, path=new_dir / REPORT_FILE)
+    results: list[TaskResult] = []
+    for result in original.results:
+        item = tasks.get((result.suite, result.task))
+        if not regradable(result) or item is None or result.change is None:
+            results.append(result)
+            continue
+        patch = run_dir / result.change
+        runner = records[item.task.check.runner].record.load()
+        judge = Judge(item.suite, choice.backend, make_policy, runner, env)
+        new = await _regrade_one(result, item, patch, judge)
+        copied = new_dir / result.change
+        copied.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(patch, copied)
+        results.append(new)
+        if new.status is not result.status:
+            line = f"{result.suite}/{result.task}#{result.repeat}: "
+            line += f"{result.status.value} -> {new.status.value}"
+            if new.status is Status.PASS:
+                outcome.up.append(line)
+            elif result.status is Status.PASS:
+                outcome.down.append(line)
+            else:
+                outcome.other.append(line)
+    finished = time.time()
+    report = original.model_copy(
+        update={
+            "run_id": new_id,
+            "started_at": iso(started),
+            "finished_at": iso(finished),
+            "regrade_of": original.run_id,
+            "versions": versions(registry, drivers=original.versions.keys()),
+            "summary": summarize(results),
+            "tasks": task_means(results),
+            "results": results,
+        }
+    )
+    outcome.report = report
+    outcome.path = save_report(report, new_dir)
+    return outcome

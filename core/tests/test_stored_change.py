@@ -1,0 +1,125 @@
+"""The stored change and the results file: exact rebuilds, refusals, torn lines."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import anyio
+import pytest
+
+from garuda_evals.errors import UsageError
+from garuda_evals.models.result import Status, TaskResult
+from garuda_evals.runner.journal import append_result, latest, read_results, still_to_run
+from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, apply_stored_change
+
+BINARY = bytes(range(256)) * 3
+
+
+def tree(root: Path) -> dict[str, tuple[str, bytes]]:
+    """Every entry under root: kind and content (link target for links)."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            relative = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[relative] = ("link", os.readlink(path).encode())
+            elif path.is_file():
+                mode = "exec" if os.access(path, os.X_OK) else "file"
+                found[relative] = (mode, path.read_bytes())
+    return found
+
+
+def start(folder: Path) -> None:
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (folder / "old.txt").write_text("to be deleted\n")
+    (folder / "image.bin").write_bytes(BINARY)
+    (folder / "run.sh").write_text("echo hi\n")
+
+
+def agent_changes(folder: Path) -> None:
+    (folder / "src" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (folder / "old.txt").unlink()
+    (folder / "image.bin").write_bytes(BINARY[::-1] + b"\x00\r\n")
+    (folder / "new.bin").write_bytes(b"\x00\xff\x00 no newline")
+    (folder / "run.sh").chmod(0o755)
+    (folder / "link").symlink_to("src/calc.py")
+    (folder / ".gitignore").write_text("*\n")  # must not hide anything from the diff
+    # nor may the agent's attributes convert what it wrote
+    (folder / ".gitattributes").write_text("* text eol=lf ident\n")
+    (folder / "crlf.txt").write_bytes(b"line one\r\n$Id$\r\nline two\r\n")
+    (folder / "hidden.txt").write_text("ignored by the agent's .gitignore, still kept\n")
+    (folder / "node_modules" / "x").mkdir(parents=True)
+    (folder / "node_modules" / "x" / "index.js").write_text("left out like the judge does\n")
+
+
+async def record(folder: Path, patch: Path) -> None:
+    recorder = ChangeRecorder()
+    try:
+        before = await recorder.snapshot(folder)
+        agent_changes(folder)
+        patch.write_bytes(await recorder.diff(before, await recorder.snapshot(folder), folder))
+    finally:
+        recorder.close()
+
+
+def test_a_stored_change_rebuilds_the_agents_folder_exactly(tmp_path: Path) -> None:
+    agent, fresh, patch = tmp_path / "agent", tmp_path / "fresh", tmp_path / "change.diff"
+    start(agent)
+    anyio.run(record, agent, patch)
+    text = patch.read_bytes()
+    assert b"GIT binary patch" in text and b"index " in text
+    assert len(text.split(b"index ")[1].split(b"..")[0]) == 40  # full hashes
+    start(fresh)
+    anyio.run(apply_stored_change, patch, fresh)
+    expected = {k: v for k, v in tree(agent).items() if not k.startswith("node_modules")}
+    assert tree(fresh) == expected
+    assert "hidden.txt" in tree(fresh) and not (fresh / "node_modules").exists()
+
+
+def test_a_change_that_does_not_fit_its_task_is_refused(tmp_path: Path) -> None:
+    agent, other, patch = tmp_path / "agent", tmp_path / "other", tmp_path / "change.diff"
+    start(agent)
+    anyio.run(record, agent, patch)
+    start(other)
+    (other / "image.bin").write_bytes(b"a different start")
+    with pytest.raises(ChangeError, match="git apply"):
+        anyio.run(apply_stored_change, patch, other)
+
+
+def row(task: str, status: Status, repeat: int = 1) -> TaskResult:
+    return TaskResult(task=task, suite="mini", status=status, repeat=repeat)
+
+
+def test_results_file_keeps_order_replacements_and_survives_a_torn_last_line(
+    tmp_path: Path,
+) -> None:
+    for result in (row("add", Status.PASS), row("greet", Status.ERR), row("add", Status.PASS, 2)):
+        append_result(tmp_path, result)
+    append_result(tmp_path, row("greet", Status.FAIL))
+    results = tmp_path / "results.jsonl"
+    with results.open("ab") as handle:
+        handle.write(b'{"task": "torn", "suite": "mi')  # a crash in the middle of a write
+    rows = read_results(tmp_path)
+    assert [(r.task, r.repeat) for r in rows] == [
+        ("add", 1),
+        ("greet", 1),
+        ("add", 2),
+        ("greet", 1),
+    ]
+    current, replaced = latest(rows)
+    assert current["mini/greet#1"].status is Status.FAIL
+    assert [r.status for r in replaced] == [Status.ERR]
+    append_result(tmp_path, row("x", Status.INTERRUPTED))  # drops the torn tail first
+    append_result(tmp_path, row("y", Status.ERR))
+    current, _ = latest(read_results(tmp_path))
+    assert len(current) == 5 and b"torn" not in results.read_bytes()
+    assert still_to_run(current, retry_errors=False) == {"mini/x#1"}
+    assert still_to_run(current, retry_errors=True) == {"mini/x#1", "mini/y#1"}
+    lines = results.read_bytes().splitlines()
+    lines[1] = b"not json"
+    results.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(UsageError, match=r"results.jsonl:2: not a result line"):
+        read_results(tmp_path)

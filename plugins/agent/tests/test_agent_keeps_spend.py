@@ -1,0 +1,109 @@
+"""What a model run spent is kept: Ctrl-C during a slow model call, and ``--retry-errors``
+after a model server that failed once. Real ``garuda eval`` processes, real SIGINT."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.testing import GARUDA_SCRIPT, only_report, run_garuda, skip_or_fail
+from garuda_evals_agent.testing import FakeModelServer, Fault, Reply, Text, Tokens, Use
+
+MODEL = "anthropic/claude-haiku-4-5"
+SPENT = Tokens(input=3000, output=200, cache_read=1000)
+
+
+@pytest.fixture(scope="module")
+def task() -> Any:
+    """The python suite's first task (from garuda-evals-python)."""
+    suites = PluginRegistry().collect("garuda_suites")
+    if "python" not in suites:
+        skip_or_fail("garuda-evals-python", "the python suite is not installed")
+    return suites["python"].record.load().tasks()[0]
+
+
+def model_env(url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GARUDA_"))}
+    env.update(
+        ANTHROPIC_API_KEY="test-key",
+        ANTHROPIC_BASE_URL=url,
+        GARUDA_AGENT_RETRY_DELAY_S="0.01",
+        GARUDA_AGENT_RETRIES="1",
+    )
+    return env
+
+
+def test_ctrl_c_during_a_slow_model_call_keeps_what_was_spent(tmp_path: Path, task: Any) -> None:
+    script = [
+        Reply([Use("run_command", {"command": "echo one"})], usage=SPENT),
+        Reply([Use("run_command", {"command": "echo two"})], usage=SPENT),
+        Reply([Text("done")], delay_s=300),  # still thinking when Ctrl-C comes
+    ]
+    with FakeModelServer(script) as server:
+        process = subprocess.Popen(
+            [str(GARUDA_SCRIPT), "eval", "-m", MODEL, "-s", "python", "-t", task.id,
+             "--executor", "host"],
+            cwd=tmp_path, env=model_env(server.url), text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while len(server.model_calls()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(server.model_calls()) == 3, "the third model call never came"
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    report = only_report(tmp_path, stderr)
+    (row,) = report["results"]
+    # three model calls were made (the third still unanswered); two were answered and priced
+    assert (row["status"], row["steps"], row["stopReason"]) == ("INT", 3, "interrupted")
+    usage = row["usage"]
+    assert (usage["inputTokens"], usage["outputTokens"], usage["cacheReadTokens"]) == (
+        6000,
+        400,
+        2000,
+    )
+    assert usage["costUsd"] > 0 and usage["requests"] == 2
+    summary = report["summary"]
+    assert summary["costUsd"] == usage["costUsd"] and summary["inputTokens"] == 6000
+    assert (summary["attempted"], summary["interrupted"], summary["totalsIncomplete"]) == (
+        0,
+        1,
+        True,
+    )
+    assert summary["scoredRate"] is None and summary["attemptedRate"] is None
+    assert "totals incomplete: 1 run(s) interrupted" in stdout and "0 tokens" not in stdout
+    run_dir = Path(row["transcript"]).parent
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    assert [json.loads(line)["status"] for line in lines] == ["INT"]
+
+
+def test_retry_errors_reruns_the_error_run_and_marks_it(tmp_path: Path, task: Any) -> None:
+    writes = [Use("write_file", {"path": p, "content": c}) for p, c in task.solution.files.items()]
+    with FakeModelServer([Fault(status=500), Fault(status=500)]) as server:
+        env = model_env(server.url)
+        args = ("-m", MODEL, "-s", "python", "-t", task.id, "--executor", "host")
+        first = run_garuda("eval", *args, cwd=tmp_path, env=env, timeout=600)
+        assert first.returncode == 2, first.stdout + first.stderr
+        report = only_report(tmp_path)
+        assert [r["status"] for r in report["results"]] == ["ERR"]
+        server.script = [Reply(writes, usage=SPENT), Reply([Text("done")], usage=SPENT)]
+        again = run_garuda("eval", "--retry-errors", report["runId"], cwd=tmp_path, env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    retried = only_report(tmp_path)
+    assert retried["runId"] == report["runId"]
+    (row,) = retried["results"]
+    assert row["status"] == "PASS" and row["retried"] is True
+    assert [r["status"] for r in retried["replaced"]] == ["ERR"]
+    assert retried["summary"]["attemptedRate"] == 1.0
+    assert any(w.startswith("retried: 1 error run(s)") for w in retried["warnings"])
+    assert "rerunning only errors can bias a rate" in again.stdout
+    assert "--retry-errors" in again.stderr and "1 to run" in again.stderr
