@@ -86,6 +86,7 @@ _HOMES: dict[str, str] = {
     "rates_line": "garuda_evals.report.table",
     "totals_line": "garuda_evals.report.table",
     "load_report": "garuda_evals.report.compare",
+    "compare": "garuda_evals.report.compare",
     "setting_differences": "garuda_evals.report.compare",
     "format_tokens": "garuda_evals.report.units:tokens",
     "format_cost": "garuda_evals.report.units:cost",

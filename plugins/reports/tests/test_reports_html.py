@@ -165,6 +165,8 @@ def test_the_ab_page_shows_paired_differences(browser: Browser, ab_page: Path) -
     assert by_task["py/gamma"][1:4] == ["0/3", "0/3", "±0 pp"]
     assert [row[0] for row in rows][:3] == ["py/beta", "py/alpha", "py/epsilon"]
     assert _texts(browser, "#a-rate-scored .big") == ["67%"]
+    paired = _texts(browser, "#paired pre")[0]
+    assert "verdict: " in paired and "95% CI (paired bootstrap)" in paired
     assert browser.evaluate("document.querySelectorAll('svg.chart rect.bar-1').length") == 20
 
 

@@ -25,6 +25,7 @@ from garuda_evals.api import (
     TableFormatter,
     TaskMean,
     TaskResult,
+    compare,
     format_cost,
     format_interval,
     format_percent,
@@ -332,6 +333,7 @@ def render_pair_page(a: Report, b: Report) -> str:
             totals_a=totals_line(a.summary),
             totals_b=totals_line(b.summary),
             few_repeats=min(a.settings.repeat, b.settings.repeat) < 3,
+            paired=compare(a, b, force=True),
             diff_css="",
         )
     )
