@@ -121,8 +121,12 @@ def test_verdict_in_words_when_b_passes_more() -> None:
     assert comparison.verdict.startswith("B passes more: B − A +67 points, 95% CI +")
     assert "12 discordant run pair(s): p = 0.000488" in comparison.verdict
     text = render(comparison, report("a", tasks), report("b", better))
-    assert "task  A pass  B pass  Δ pass  Δ steps  Δ tokens  Δ cost   Δ time" in text
-    assert "s/t0  0/3     2/3     +67     +0.0     +0        +$0.000  +0.0s" in text
+    assert (
+        "task  A pass          B pass            Δ pass  Δ steps  Δ tokens  Δ cost   Δ time" in text
+    )
+    assert (
+        "s/t0  0/3 0% (0–56%)  2/3 67% (21–94%)  +67     +0.0     +0        +$0.000  +0.0s" in text
+    )
     assert "keep-thinking: unset -> off" in text
     assert text.count("keep-thinking") == 1
 

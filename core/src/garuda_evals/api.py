@@ -94,6 +94,7 @@ _HOMES: dict[str, str] = {
     "format_percent": "garuda_evals.report.units:percent",
     "format_usage_tokens": "garuda_evals.report.units:usage_tokens",
     "format_interval": "garuda_evals.report.units:interval",
+    "format_rate": "garuda_evals.report.units:rate",
     "Summary": "garuda_evals.models.report",
     "TaskMean": "garuda_evals.models.report",
     "CheckOutcome": "garuda_evals.models.result",

@@ -160,9 +160,10 @@ def test_the_ab_page_shows_paired_differences(browser: Browser, ab_page: Path) -
         ".map(r => [...r.children].map(c => c.textContent.trim()))"
     )
     by_task = {row[0]: row for row in rows}
-    assert by_task["py/alpha"][1:4] == ["2/3", "3/3", "+33 pp"]
-    assert by_task["py/beta"][1:4] == ["3/3", "2/3", "−33 pp"]
-    assert by_task["py/gamma"][1:4] == ["0/3", "0/3", "±0 pp"]
+    two, three, none = "2/3 67% (21–94%)", "3/3 100% (44–100%)", "0/3 0% (0–56%)"
+    assert by_task["py/alpha"][1:4] == [two, three, "+33 pp"]
+    assert by_task["py/beta"][1:4] == [three, two, "−33 pp"]
+    assert by_task["py/gamma"][1:4] == [none, none, "±0 pp"]
     assert [row[0] for row in rows][:3] == ["py/beta", "py/alpha", "py/epsilon"]
     assert _texts(browser, "#a-rate-scored .big") == ["67%"]
     paired = _texts(browser, "#paired pre")[0]

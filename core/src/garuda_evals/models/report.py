@@ -63,6 +63,12 @@ class TaskMean(Model):
     pass_at_k: dict[int, float] = Field(default_factory=dict)
     pass_hat_k: dict[int, float] = Field(default_factory=dict)
     flaky: bool = Field(default=False, description="its scored runs both passed and failed")
+    scored_rate_interval: tuple[float, float] | None = Field(
+        default=None, description="95% Wilson interval of passes over scored runs"
+    )
+    attempted_rate_interval: tuple[float, float] | None = Field(
+        default=None, description="95% Wilson interval of passes over all attempted runs"
+    )
     task_version: str = Field(default="", description="digest of the task's definition")
     self_test: str | None = Field(
         default=None,

@@ -169,8 +169,8 @@ UNITS = {
 def _task_row(diff: TaskDiff) -> tuple[str, ...]:
     return (
         diff.task,
-        f"{diff.a_passes}/{diff.a_runs}",
-        f"{diff.b_passes}/{diff.b_runs}",
+        units.rate(diff.a_passes, diff.a_runs),
+        units.rate(diff.b_passes, diff.b_runs),
         _signed(diff.pass_rate_difference, "points"),
         _signed(diff.steps_difference, "count"),
         _signed(diff.tokens_difference, "tokens"),
@@ -206,7 +206,10 @@ def render(comparison: Comparison, a: Report, b: Report) -> str:
     lines += ["", f"verdict: {comparison.verdict}", comparison.power]
     if comparison.tasks:
         headers = ("task", "A pass", "B pass", "Δ pass", "Δ steps", "Δ tokens", "Δ cost", "Δ time")
-        lines += ["", "per task (Δ = B − A, means over scored runs; pass in points):"]
+        lines += [
+            "",
+            "per task (Δ = B − A, means over scored runs; pass in points; 95% Wilson CI):",
+        ]
         lines += layout([headers, *(_task_row(d) for d in comparison.tasks)], indent="")
         summary = ("mean per task", "A", "B", "B − A", "95% CI (paired bootstrap)", "tasks")
         lines += ["", *layout([summary, *(_metric_row(m) for m in comparison.metrics)], "")]

@@ -130,6 +130,8 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
                 pass_at_k=pass_at_k,
                 pass_hat_k=pass_hat_k,
                 flaky=len(set(outcomes)) > 1,
+                scored_rate_interval=_interval(sum(outcomes), len(outcomes)),
+                attempted_rate_interval=_interval(sum(1 for r in runs if r.passed), len(runs)),
             )
         )
     return means

@@ -84,14 +84,16 @@ def totals_line(summary: Summary) -> str:
 
 
 def mean_line(mean: TaskMean) -> str:
-    """``python/chunks: 3.0 steps, 12.1k tok, $0.010, 4.2s (2/3 of all attempts; 1 error run(s))``."""
+    """``python/chunks: 3.0 steps, 12.1k tok, $0.010, 4.2s (2/3 67% (21–94%) of all attempts;
+    1 error run(s))``: means over scored runs, then the pass rate over all attempts with its
+    95% Wilson interval."""
     errors = f"; {mean.errors} error run(s)" if mean.errors else ""
     return (
         f"  {mean.suite}/{mean.task}: {mean.mean_steps if mean.mean_steps is not None else '-'} steps, "
         f"{units.tokens(mean.mean_tokens)} tok, "
         f"{units.cost(mean.mean_cost_usd, mean.cost_incomplete)}, "
         f"{units.seconds(mean.mean_duration_ms)} "
-        f"({mean.passes}/{mean.runs} of all attempts{errors})"
+        f"({units.rate(mean.passes, mean.runs)} of all attempts{errors})"
     )
 
 

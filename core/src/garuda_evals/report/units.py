@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from garuda_evals.models.usage import Usage
+from garuda_evals.stats.intervals import wilson
 
 
 def tokens(count: int | float | None) -> str:
@@ -54,3 +55,10 @@ def interval(bounds: tuple[float, float] | None) -> str:
     if bounds is None:
         return "-"
     return f"{bounds[0] * 100:.0f}–{bounds[1] * 100:.0f}%"
+
+
+def rate(passes: int, runs: int) -> str:
+    """``3/5 60% (23–88%)``: the count, the rate and its 95% Wilson interval; ``0/0`` alone."""
+    if runs <= 0:
+        return f"{passes}/{runs}"
+    return f"{passes}/{runs} {percent(passes / runs)} ({interval(wilson(passes, runs))})"

@@ -29,6 +29,7 @@ from garuda_evals.api import (
     format_cost,
     format_interval,
     format_percent,
+    format_rate,
     format_seconds,
     format_tokens,
     format_usage_tokens,
@@ -300,8 +301,8 @@ def pair_rows(a: Report, b: Report) -> list[PairRow]:
         rows.append(
             PairRow(
                 name=f"{key[0]}/{key[1]}",
-                a=f"{left.passes}/{left.runs}" if left else "-",
-                b=f"{right.passes}/{right.runs}" if right else "-",
+                a=format_rate(left.passes, left.runs) if left else "-",
+                b=format_rate(right.passes, right.runs) if right else "-",
                 rate=_delta(rate_a, rate_b, "pp"),
                 steps=_delta(left and left.mean_steps, right and right.mean_steps, ""),
                 tokens=_delta(left and left.mean_tokens, right and right.mean_tokens, "tokens"),
