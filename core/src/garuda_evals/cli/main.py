@@ -26,6 +26,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import build_eval_command
     from garuda_evals.cli.plugins_cmd import plugins_command
+    from garuda_evals.cli.suite_cmd import suite_group
     from garuda_evals.plugins.manager import get_registry
 
     registry = registry or get_registry()
@@ -39,6 +40,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     cli.add_command(build_eval_command(registry))
     cli.add_command(plugins_command)
     cli.add_command(compare_command)
+    cli.add_command(suite_group)
     _add_plugin_commands(cli, registry)
     return cli
 
