@@ -97,7 +97,7 @@ async def probe_toolchain(toolchain: Toolchain) -> ToolchainStatus:
     return ToolchainStatus(
         name=toolchain.name,
         ok=ok,
-        hint="" if ok else " ".join(filter(None, [missing, toolchain.hint])),
+        hint="" if ok else " ".join(filter(None, [toolchain.hint, missing])),
         missing=missing,
         version=version,
         versions=versions,
