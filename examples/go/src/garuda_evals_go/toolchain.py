@@ -5,9 +5,9 @@ from garuda_evals_go.cache import build_cache, module_cache
 
 MIN_GO = "1.21"
 HINT = (
-    f"Install Go {MIN_GO} or newer (https://go.dev/dl/, or apt-get install golang-go) so "
-    "that `go` is on PATH, then run `garuda eval --prepare go` once: it fills the shared "
-    "module and build caches (network needed once; checks run offline)."
+    f"Install Go {MIN_GO} or newer so that `go` is on PATH (https://go.dev/dl/; Debian 12's "
+    "golang-go is 1.19, too old), then run `garuda eval --prepare go` once: it fills the "
+    "shared module and build caches (network needed once; checks run offline)."
 )
 GO_MOD = "module example.com/probe\n\ngo 1.21\n\nrequire github.com/google/go-cmp v0.6.0\n"
 GO_SUM = (
