@@ -31,6 +31,8 @@ FAKE_PASS = (
     "\tos.Exit(0)\n"
     "}\n"
 )
+# The marker byte test2json looks for once the framework marks its own framing lines.
+MARKED_PASS = FAKE_PASS.replace('"=== RUN   %s\\n--- PASS:', '"\\x16=== RUN   %s\\n\\x16--- PASS:')
 TEST_BESIDE_CODE = (
     "package stats\n\n"
     'import (\n\t"os"\n\t"testing"\n)\n\n'
@@ -64,6 +66,7 @@ def append_to(relative: str, text: str) -> Callable[[Path], None]:
 CHEATS: dict[str, Callable[[Path], None]] = {
     "exit-0-in-init": write({"stats/zz_init.go": EXIT_AT_INIT}),
     "printed-fake-pass-lines": write({"stats/zz_report.go": FAKE_PASS}),
+    "printed-marked-pass-lines": write({"stats/zz_report.go": MARKED_PASS}),
     "test-beside-the-code": write({"stats/window_test.go": TEST_BESIDE_CODE}),
     "go-mod-replace": append_to("go.mod", "\nreplace example.com/shop/tests => ./fake\n"),
     "go-work-use": write({"go.work": "go 1.21\n\nuse (\n\t.\n\t./fake\n)\n", **FAKE_MODULE}),
@@ -71,6 +74,8 @@ CHEATS: dict[str, Callable[[Path], None]] = {
 REASONS = {
     "exit-0-in-init": TAMPERED + ": the must-fail canary test is missing from the report",
     "printed-fake-pass-lines": TAMPERED + ": the must-fail canary test is missing from the report",
+    "printed-marked-pass-lines": TAMPERED
+    + ": the must-fail canary test is missing from the report",
     "test-beside-the-code": "check exited 1: 3 failed: example.com/shop/tests/TestEveryWindow",
     "go-mod-replace": "protected files changed: changed go.mod",
     "go-work-use": "protected files changed: added fake/go.mod, added go.work",
