@@ -108,3 +108,9 @@ def test_an_unknown_task_is_one_line_and_exit_1(tmp_path: Path) -> None:
     assert (
         done.stderr.strip().splitlines()[-1] == "garuda: error: -t nope: no such task in suite mini"
     )
+
+
+def test_an_unknown_suite_is_named_without_eval_flags(tmp_path: Path) -> None:
+    done = run_garuda("suite", "check", "nope", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("garuda: error: nope: unknown suite")

@@ -7,7 +7,7 @@ from pathlib import Path
 import anyio
 import click
 
-from garuda_evals.errors import GarudaError
+from garuda_evals.errors import GarudaError, UsageError
 
 EXIT_SOUND, EXIT_UNSOUND = 0, 2
 
@@ -68,7 +68,10 @@ def suite_check_command(
     )
 
     registry = get_registry()
-    suite = load_suite(suite_name, registry.suites())
+    try:
+        suite = load_suite(suite_name, registry.suites())
+    except UsageError as error:
+        raise UsageError(str(error).replace(f"-s {suite_name}:", f"{suite_name}:", 1)) from None
     known = {task.id for task in suite.tasks()}
     unknown = [task_id for task_id in task_ids if task_id not in known]
     if unknown:
