@@ -16,7 +16,7 @@ $(UV):
 	$(PYTHON) -m venv $(BOOT)
 	$(BOOT)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-$(STAMP): $(UV) pyproject.toml uv.lock core/pyproject.toml $(wildcard plugins/*/pyproject.toml)
+$(STAMP): $(UV) pyproject.toml uv.lock core/pyproject.toml $(wildcard plugins/*/pyproject.toml) $(wildcard examples/*/pyproject.toml)
 	$(UV) sync --all-packages --locked
 	touch $@
 

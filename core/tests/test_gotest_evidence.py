@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from garuda_evals import api
-from garuda_evals.checks.gotest import GoTestCheckRunner, parse_go_test_json
+from garuda_evals.checks.gotest import GoTestCheckRunner, parse_go_test_json, plan_go_canaries
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.testing import skip_or_fail
 
@@ -130,3 +130,73 @@ def test_the_runner_reads_the_output_without_a_placeholder(tmp_path: Path, strea
 def test_plugins_reach_the_parser_and_runner_through_the_api() -> None:
     assert api.parse_go_test_json is parse_go_test_json
     assert api.GoTestCheckRunner is GoTestCheckRunner
+
+
+def go_module(root: Path) -> Path:
+    """A module whose task tests live in a protected ``tests/`` package."""
+    (root / "tests").mkdir(parents=True)
+    (root / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    (root / "calc.go").write_text("package m\n\nfunc Add(a, b int) int { return a + b }\n")
+    (root / "tests" / "calc_test.go").write_text(
+        'package tests\n\nimport (\n\t"testing"\n\n\tm "example.com/m"\n)\n\n'
+        "func TestAdd(t *testing.T) {\n\tif m.Add(2, 3) != 5 {\n\t\tt.Fatal(m.Add(2, 3))\n\t}\n}\n"
+    )
+    return root
+
+
+def test_canaries_go_beside_the_task_tests_and_come_out_as_planted(
+    tmp_path: Path, stream: str
+) -> None:
+    module = go_module(tmp_path / "m")
+    planned = plan_go_canaries(module, ["tests/"], "nonce-123")
+    assert planned is not None
+    assert planned.relative.startswith("tests/") and planned.relative.endswith("_test.go")
+    assert planned.text.startswith("package tests\n")
+    assert planned.must_fail.startswith("example.com/m/tests/Test")
+    (module / planned.relative).write_text(planned.text)
+    done = subprocess.run(
+        ["go", "test", "-count=1", "-json", "./tests/..."],
+        cwd=module,
+        env={**os.environ, **GO_ENV},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    cases = {case.id: case for case in parse_go_test_json(done.stdout).cases}
+    assert cases[planned.must_fail].outcome == "failed"
+    assert "nonce-123" in cases[planned.must_fail].message
+    assert cases[planned.must_pass].outcome == "passed"
+    assert cases["example.com/m/tests/TestAdd"].outcome == "passed"
+    assert plan_go_canaries(module, ["other/"], "n") is None
+
+
+def test_a_canary_package_that_did_not_build_fails_for_the_build(tmp_path: Path) -> None:
+    from garuda_evals.models.task import CheckSpec, Task
+
+    module = go_module(tmp_path / "m")
+    task = Task(
+        id="t",
+        title="t",
+        prompt="p",
+        check=CheckSpec(command="go test -json ./tests/...", runner="go-test"),
+        protected=["tests/"],
+    )
+    runner = GoTestCheckRunner()
+    canaries = runner.canaries(task, module, "nonce-9")
+    assert canaries is not None
+    built_badly = (
+        '{"Action":"fail","Package":"example.com/m/tests","FailedBuild":"example.com/m"}\n'
+    )
+    plan = runner.plan(task.check.command, module)
+    failed = CommandResult(exit_code=1, output=built_badly, timed_out=False, duration_ms=1)
+    cases = {case.id: case for case in runner.evidence(plan, module, failed).cases}
+    assert cases["example.com/m/tests"].outcome == "failed"
+    assert cases[canaries.must_fail].outcome == "failed"
+    assert "nonce-9" in cases[canaries.must_fail].message
+    again = runner.canaries(task, module, "nonce-10")
+    assert again is not None
+    crashed = '{"Action":"fail","Package":"example.com/m/tests"}\n'
+    result = CommandResult(exit_code=1, output=crashed, timed_out=False, duration_ms=1)
+    plan = runner.plan(task.check.command, module)
+    # A package that failed without a build failure gets no stand-ins: the canary is missing.
+    assert again.must_fail not in {c.id for c in runner.evidence(plan, module, result).cases}

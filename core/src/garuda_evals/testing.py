@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
 
 from garuda_evals.agents.oracle import apply_solution
 from garuda_evals.checks.base import CheckRunner
@@ -25,6 +27,9 @@ from garuda_evals.models.task import Task
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.check import Judge, Verdict, judge_in_copy
 from garuda_evals.suites.base import Suite
+
+if TYPE_CHECKING:
+    from garuda_evals.suites.soundness import SuiteSoundness
 
 K = TypeVar("K")
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
@@ -99,11 +104,13 @@ async def self_test(
     edit: Callable[[Path], None] | None = None,
     backend: ExecutorBackend | None = None,
     timeout_s: float | None = None,
+    hidden: tuple[Path, ...] = (),
 ) -> Verdict:
     """Materialize ``task``, apply its solution when ``solved``, then ``edit``, then judge.
 
     ``edit`` lets a test play a cheat (edit a test, add a conftest.py) on the agent's
     folder; the judge then works as in a run, in a fresh copy (host executor by default).
+    ``hidden`` folders are hidden from the check as a run hides the user's project.
     """
     workspace = Path(tempfile.mkdtemp(prefix=f"garuda-selftest-{task.id}-"))
     try:
@@ -116,7 +123,9 @@ async def self_test(
         judge = Judge(
             suite=suite,
             backend=backend or HostBackend(),
-            base_policy=lambda folder: SandboxPolicy(workspace=folder, env_allow=ENV_ALLOW),
+            base_policy=lambda folder: SandboxPolicy(
+                workspace=folder, hidden=hidden, env_allow=ENV_ALLOW
+            ),
             runner=check_runner_for(task),
             env=check_environment(),
             timeout_s=timeout_s,
@@ -283,3 +292,32 @@ def play_all(
             }
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def check_soundness(
+    suite: Suite,
+    *,
+    backend: ExecutorBackend | None = None,
+    repeat: int = 1,
+    parallel: int = 4,
+    timeout_s: float | None = None,
+) -> SuiteSoundness:
+    """What ``garuda suite check`` finds in ``suite`` (host executor, one solved run by default)."""
+    from garuda_evals.suites.soundness import check_suite
+
+    async def run() -> SuiteSoundness:
+        return await check_suite(
+            suite,
+            backend=backend or HostBackend(),
+            repeat=repeat,
+            parallel=parallel,
+            timeout_s=timeout_s,
+        )
+
+    return anyio.run(run)
+
+
+def assert_sound(soundness: SuiteSoundness) -> None:
+    """Every task of the checked suite is sound; else each task's problems, by name."""
+    problems = [f"{item.task}: {problem}" for item in soundness.tasks for problem in item.problems]
+    assert not problems, f"suite {soundness.suite} is not sound:\n" + "\n".join(problems)

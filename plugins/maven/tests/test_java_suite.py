@@ -3,11 +3,8 @@ its solution makes pass are the ones pinned in expected-tests.json."""
 
 from __future__ import annotations
 
-import anyio
-
-from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.folder import FolderSuite
-from garuda_evals.testing import self_test
+from garuda_evals.testing import assert_sound, check_soundness
 from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.project import shared_pom
 
@@ -20,7 +17,7 @@ TASK_IDS = [
 ]
 CHECK = "test ! -e .mvn && mvn -B -q -o test"
 SELF_TEST_LIMIT_S = 180.0
-REPIN = "run `.venv/bin/python -m garuda_evals.suites.pinning java`"
+REPIN = "run `garuda suite check java --pin`"
 SHIPPED_REASONS = {
     "lru-cache": "11 failed: com.example.cache.LruCacheTest::",
     "money-equals": "10 failed: com.example.money.MoneyTest::",
@@ -61,30 +58,12 @@ def test_shared_pom_pins_every_version() -> None:
 def test_every_task_fails_as_shipped_and_passes_solved(
     java_suite: FolderSuite, maven: ToolchainStatus
 ) -> None:
-    verdicts: dict[tuple[str, bool], Verdict] = {}
-
-    async def run(task_index: int, solved: bool) -> None:
-        task = java_suite.tasks()[task_index]
-        verdict = await self_test(java_suite, task, solved=solved, timeout_s=SELF_TEST_LIMIT_S)
-        verdicts[(task.id, solved)] = verdict
-
-    async def run_all() -> None:
-        async with anyio.create_task_group() as group:
-            for index in range(len(java_suite.tasks())):
-                group.start_soon(run, index, False)
-                group.start_soon(run, index, True)
-
-    anyio.run(run_all)
-
-    for task_id in TASK_IDS:
-        shipped, solved = verdicts[(task_id, False)], verdicts[(task_id, True)]
-        assert not shipped.passed, f"{task_id} passes as shipped"
+    soundness = check_soundness(java_suite, timeout_s=SELF_TEST_LIMIT_S)
+    assert_sound(soundness)
+    for item in soundness.tasks:
+        task_id, shipped, solved = item.task, item.shipped, item.solved[0]
         assert shipped.check is not None and shipped.check.exit_code != 0, task_id
         assert shipped.reason is not None
         assert shipped.reason.startswith(f"check exited 1: {SHIPPED_REASONS[task_id]}"), task_id
-        assert not (shipped.check.timed_out or (solved.check and solved.check.timed_out)), task_id
-        assert solved.passed, f"{task_id} solved: {solved.reason}\n{solved.check}"
         assert solved.check is not None and (solved.check.tests_ran or 0) >= 2, task_id
-        task = next(task for task in java_suite.tasks() if task.id == task_id)
-        assert task.expected_tests is not None, f"{task_id}: not pinned ({REPIN})"
-        assert sorted(solved.passed_tests) == task.expected_tests, f"{task_id}: stale ({REPIN})"
+        assert item.pinned, f"{task_id}: not pinned ({REPIN})"

@@ -1,10 +1,12 @@
-"""Every basic task fails as shipped and passes with its reference solution."""
+"""Every basic task fails as shipped and passes with its reference solution
+(``garuda suite check``'s rules)."""
 
 from __future__ import annotations
 
 import pytest
 
 from garuda_evals.runner.check import Verdict
+from garuda_evals.testing import assert_sound, check_soundness
 from garuda_evals_node.suites import load_basic
 
 BASIC_IDS = [
@@ -22,10 +24,15 @@ BASIC_IDS = [
 
 
 @pytest.fixture(scope="module")
-def verdicts(node, self_tests) -> dict[tuple[str, bool, str], Verdict]:
-    """Both self-tests of every basic task, run concurrently once."""
-    cases = [(task_id, solved, None) for task_id in BASIC_IDS for solved in (False, True)]
-    return self_tests(load_basic(), cases)
+def verdicts(node) -> dict[tuple[str, bool, str], Verdict]:
+    """Both self-tests of every basic task, run by the suite check once; the suite is sound."""
+    soundness = check_soundness(load_basic())
+    assert_sound(soundness)
+    found: dict[tuple[str, bool, str], Verdict] = {}
+    for item in soundness.tasks:
+        found[(item.task, False, "none")] = item.shipped
+        found[(item.task, True, "none")] = item.solved[0]
+    return found
 
 
 def test_basic_has_the_ten_tasks() -> None:
@@ -61,5 +68,5 @@ def test_pinned_tests_are_what_the_reference_solution_passes(verdicts, task_id: 
     assert task.expected_tests, f"{task_id} has no pinned tests"
     verdict = verdicts[(task_id, True, "none")]
     assert sorted(verdict.passed_tests) == task.expected_tests, (
-        "stale pins: run .venv/bin/python -m garuda_evals.suites.pinning basic hard"
+        "stale pins: run garuda suite check basic --pin"
     )

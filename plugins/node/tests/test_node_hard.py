@@ -1,20 +1,27 @@
-"""Every hard task fails as shipped and passes with its reference solution."""
+"""Every hard task fails as shipped and passes with its reference solution
+(``garuda suite check``'s rules)."""
 
 from __future__ import annotations
 
 import pytest
 
 from garuda_evals.runner.check import Verdict
+from garuda_evals.testing import assert_sound, check_soundness
 from garuda_evals_node.suites import load_hard
 
 HARD_IDS = ["coupon", "event", "import", "rename", "rounding", "unused"]
 
 
 @pytest.fixture(scope="module")
-def verdicts(node, self_tests) -> dict[tuple[str, bool, str], Verdict]:
-    """Both self-tests of every hard task, run concurrently once."""
-    cases = [(task_id, solved, None) for task_id in HARD_IDS for solved in (False, True)]
-    return self_tests(load_hard(), cases)
+def verdicts(node) -> dict[tuple[str, bool, str], Verdict]:
+    """Both self-tests of every hard task, run by the suite check once; the suite is sound."""
+    soundness = check_soundness(load_hard(), parallel=3)
+    assert_sound(soundness)
+    found: dict[tuple[str, bool, str], Verdict] = {}
+    for item in soundness.tasks:
+        found[(item.task, False, "none")] = item.shipped
+        found[(item.task, True, "none")] = item.solved[0]
+    return found
 
 
 def test_hard_has_the_six_tasks_on_shopkit() -> None:
@@ -53,10 +60,10 @@ def test_hard_task_passes_with_reference_solution(verdicts, task_id: str) -> Non
 
 @pytest.mark.parametrize("task_id", HARD_IDS)
 def test_pinned_tests_are_what_the_reference_solution_passes(verdicts, task_id: str) -> None:
-    """expected-tests.json is current (regenerate: python -m garuda_evals.suites.pinning)."""
+    """expected-tests.json is current (regenerate: garuda suite check hard --pin)."""
     task = next(task for task in load_hard().tasks() if task.id == task_id)
     assert task.expected_tests, f"{task_id} has no pinned tests"
     verdict = verdicts[(task_id, True, "none")]
     assert sorted(verdict.passed_tests) == task.expected_tests, (
-        "stale pins: run .venv/bin/python -m garuda_evals.suites.pinning basic hard"
+        "stale pins: run garuda suite check hard --pin"
     )

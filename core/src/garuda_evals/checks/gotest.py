@@ -13,14 +13,27 @@ expects its tests fails for want of evidence.
 from __future__ import annotations
 
 import json
+import re
 import secrets
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from garuda_evals.checks.base import CheckPlan, CheckRunner, Outcome, TestCase, TestEvidence
+from garuda_evals.checks.base import (
+    Canaries,
+    CheckPlan,
+    CheckRunner,
+    Outcome,
+    TestCase,
+    TestEvidence,
+)
 from garuda_evals.checks.junit import EVIDENCE_DIR, MESSAGE_CHARS, _remove, summarize
+from garuda_evals.checks.protected import is_protected
 from garuda_evals.executors.base import CommandResult
+
+if TYPE_CHECKING:
+    from garuda_evals.models.task import Task
 
 PLACEHOLDER = "{gojson}"
 UNFINISHED = "(the test started but never finished: the test binary exited under it)"
@@ -29,6 +42,22 @@ BUILD_FAILED = "(the package did not build)"
 RESULTS: dict[str, Outcome] = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 RANK: dict[Outcome, int] = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
 FRAMING = ("=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS", "--- FAIL", "--- SKIP")
+PACKAGE_CLAUSE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+MODULE_CLAUSE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
+TEST_NAME = re.compile(r"^func\s+(Test\w*)\s*\(", re.MULTILINE)
+SKIPPED_DIRS = frozenset({"vendor", "testdata", ".git", ".gocache", EVIDENCE_DIR})
+CANARY_WORDS = (
+    "Boundaries",
+    "Defaults",
+    "EdgeCases",
+    "EmptyInput",
+    "Invariants",
+    "Ordering",
+    "Regression",
+    "RoundTrip",
+    "ZeroValue",
+)
+CANARY_FILES = ("helpers", "regression", "edge", "invariants", "extra", "more")
 
 
 @dataclass
@@ -111,6 +140,59 @@ def _package_cases(stream: _Stream) -> list[TestCase]:
     return found
 
 
+@dataclass(frozen=True)
+class GoCanaries:
+    """Where the canary file goes in a Go module, and what go test will call its tests."""
+
+    relative: str
+    text: str
+    must_fail: str
+    must_pass: str
+    package: str
+
+
+def _test_folders(workspace: Path, protected: list[str]) -> Counter[str]:
+    """Protected folders holding ``_test.go`` files, by how many they hold."""
+    found: Counter[str] = Counter()
+    for path in workspace.rglob("*_test.go"):
+        relative = path.relative_to(workspace).as_posix()
+        if SKIPPED_DIRS & set(relative.split("/")[:-1]) or path.is_symlink():
+            continue
+        if is_protected(relative, protected):
+            found[relative.rpartition("/")[0]] += 1
+    return found
+
+
+def plan_go_canaries(workspace: Path, protected: list[str], nonce: str) -> GoCanaries | None:
+    """A must-fail and a must-pass test in a new ``_test.go`` beside most of the task's tests.
+
+    None when the module has no ``go.mod`` or no protected test folder.
+    """
+    go_mod = workspace / "go.mod"
+    module = MODULE_CLAUSE.search(go_mod.read_text(errors="replace")) if go_mod.is_file() else None
+    folders = _test_folders(workspace, protected)
+    if module is None or not folders:
+        return None
+    folder = folders.most_common(1)[0][0]
+    siblings = sorted((workspace / folder).glob("*_test.go"))
+    texts = [path.read_text(errors="replace") for path in siblings]
+    clause = next((m.group(1) for m in map(PACKAGE_CLAUSE.search, texts) if m), None)
+    if clause is None:
+        return None
+    taken = {name for text in texts for name in TEST_NAME.findall(text)}
+    words = [word for word in CANARY_WORDS if f"Test{word}" not in taken]
+    failing, passing = (f"Test{word}" for word in secrets.SystemRandom().sample(words, 2))
+    names = [name for name in CANARY_FILES if not (workspace / folder / f"{name}_test.go").exists()]
+    relative = f"{folder}/{secrets.choice(names)}_test.go" if folder else f"{names[0]}_test.go"
+    text = (
+        f'package {clause}\n\nimport "testing"\n\n'
+        f'func {failing}(t *testing.T) {{\n\tt.Fatal("{nonce}")\n}}\n\n'
+        f"func {passing}(t *testing.T) {{}}\n"
+    )
+    package = f"{module.group(1)}/{folder}" if folder else module.group(1)
+    return GoCanaries(relative, text, f"{package}/{failing}", f"{package}/{passing}", package)
+
+
 def parse_go_test_json(text: str) -> TestEvidence:
     """Every test, subtest and failed package in ``go test -json`` output.
 
@@ -141,6 +223,23 @@ class GoTestCheckRunner(CheckRunner):
 
     def __init__(self, name: str = "go-test") -> None:
         self.name = name
+        self._planted: dict[Path, tuple[GoCanaries, str]] = {}
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """A must-fail and a must-pass test in a new file in the folder of most task tests.
+
+        Code that ends the test binary early, or prints framing lines of its own, loses
+        the must-fail canary (reported missing or passed): the run fails as tampered.
+        """
+        planned = plan_go_canaries(workspace, list(task.protected), nonce)
+        if planned is None:
+            return None
+        self._planted[workspace] = (planned, nonce)
+        return Canaries(
+            files={planned.relative: planned.text},
+            must_fail=planned.must_fail,
+            must_pass=planned.must_pass,
+        )
 
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Remove stale evidence and fill ``{gojson}`` with a fresh, randomly named path."""
@@ -154,7 +253,31 @@ class GoTestCheckRunner(CheckRunner):
         )
 
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        """Every case of the event stream written during the check."""
+        """Every case of the event stream written during the check.
+
+        When the canaries' package did not build (the go command's own event, which no
+        test code can print), the canaries are reported as planted: the run then fails for
+        the build failure, not as tampering.
+        """
+        evidence = self._read(plan, result)
+        planted = self._planted.pop(workspace, None)
+        if planted is None or evidence.tests_ran is None:
+            return evidence
+        canaries, nonce = planted
+        unbuilt = any(
+            case.id == canaries.package and case.message.startswith(BUILD_FAILED)
+            for case in evidence.cases
+        )
+        if not unbuilt:
+            return evidence
+        stand_ins = (
+            TestCase(canaries.must_fail, "failed", f"{BUILD_FAILED} {nonce}"),
+            TestCase(canaries.must_pass, "passed"),
+        )
+        return summarize([*evidence.cases, *stand_ins])
+
+    def _read(self, plan: CheckPlan, result: CommandResult) -> TestEvidence:
+        """The stream from the ``{gojson}`` file, or from the output without one."""
         if not plan.evidence_paths:
             if result.truncated:
                 return TestEvidence(

@@ -30,6 +30,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     from garuda_evals.cli.regrade_cmd import regrade_command
     from garuda_evals.cli.report_cmd import report_command
     from garuda_evals.cli.runs_cmd import runs_command
+    from garuda_evals.cli.suite_cmd import suite_group
     from garuda_evals.plugins.manager import get_registry
 
     registry = registry or get_registry()
@@ -48,6 +49,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     cli.add_command(report_command)
     cli.add_command(regrade_command)
     cli.add_command(runs_command)
+    cli.add_command(suite_group)
     _add_plugin_commands(cli, registry)
     return cli
 

@@ -27,7 +27,11 @@ async def prepare(registry: PluginRegistry, name: str) -> int:
     if status.ok:
         click.echo(f"{toolchain.name}{version}: offline probe passes")
         return 0
-    click.echo(f"{toolchain.name}{version}: offline probe still fails: {status.hint}", err=True)
+    # After a prepare step that worked, the toolchain's hint (which says to prepare) would
+    # send the user round in a loop: say what the probe still misses instead.
+    still = status.hint if not prepared else status.missing or "see the probe's output below"
+    done = "" if not prepared else "prepare step passed, but the "
+    click.echo(f"{toolchain.name}{version}: {done}offline probe still fails: {still}", err=True)
     if status.output_head:
         click.echo(status.output_head, err=True)
     return 1

@@ -45,4 +45,7 @@ class ToolchainStatus:
     version: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     output_head: str = ""
+    """The probe's output when it failed: its first and its last lines."""
     duration_ms: int = 0
+    missing: str = ""
+    """Programs the probe did not find, and where they are installed if not on PATH."""

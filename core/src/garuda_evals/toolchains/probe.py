@@ -12,13 +12,25 @@ from garuda_evals.environment import check_environment
 from garuda_evals.executors.host import HostExecutor
 from garuda_evals.suites.base import write_files
 from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
+from garuda_evals.toolchains.missing import describe_missing
 
-HEAD_LINES = 15
+HEAD_LINES = 5
+TAIL_LINES = 25
 VERSION_TIMEOUT_S = 30.0
 
 
-def _head(output: str) -> str:
-    return "\n".join(output.strip().splitlines()[:HEAD_LINES])
+def excerpt(output: str) -> str:
+    """A failing command's output: whole when short, else its first and its last lines.
+
+    Compilers and build tools put the error that matters at the end.
+    """
+    lines = output.strip().splitlines()
+    if len(lines) <= HEAD_LINES + TAIL_LINES + 1:
+        return "\n".join(lines)
+    left_out = len(lines) - HEAD_LINES - TAIL_LINES
+    return "\n".join(
+        [*lines[:HEAD_LINES], f"... ({left_out} lines left out)", *lines[-TAIL_LINES:]]
+    )
 
 
 async def read_version(command: str, pattern: str) -> str | None:
@@ -78,13 +90,15 @@ async def probe_toolchain(toolchain: Toolchain) -> ToolchainStatus:
             timeout_s=toolchain.probe_timeout_s,
         )
     ok = result.exit_code == 0
-    head = _head(result.output)
+    head = excerpt(result.output)
     if result.timed_out:
         head = f"(probe timed out after {toolchain.probe_timeout_s:.0f} s)\n{head}"
+    missing = "" if ok else describe_missing(result.output, check_environment())
     return ToolchainStatus(
         name=toolchain.name,
         ok=ok,
-        hint="" if ok else toolchain.hint,
+        hint="" if ok else " ".join(filter(None, [toolchain.hint, missing])),
+        missing=missing,
         version=version,
         versions=versions,
         output_head="" if ok else head,
@@ -95,7 +109,8 @@ async def probe_toolchain(toolchain: Toolchain) -> ToolchainStatus:
 async def prepare_toolchain(toolchain: Toolchain) -> tuple[bool, str, ToolchainStatus]:
     """Run the prepare step (network allowed), then the offline probe again.
 
-    Returns whether prepare exited 0, the head of its output, and the probe's new status.
+    Returns whether prepare exited 0, its output (first and last lines), and the probe's
+    new status.
     """
     if toolchain.prepare_command is None:
         status = await probe_toolchain(toolchain)
@@ -110,4 +125,4 @@ async def prepare_toolchain(toolchain: Toolchain) -> tuple[bool, str, ToolchainS
             timeout_s=toolchain.prepare_timeout_s,
         )
     status = await probe_toolchain(toolchain)
-    return result.exit_code == 0, _head(result.output), status
+    return result.exit_code == 0, excerpt(result.output), status

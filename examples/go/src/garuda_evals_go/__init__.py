@@ -1,0 +1,1 @@
+"""garuda-evals-go: the go toolchain, the go-test check runner and the go suite."""
