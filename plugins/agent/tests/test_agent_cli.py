@@ -148,3 +148,104 @@ def test_eval_in_batch_mode_is_half_price(tmp_path, fake_server, python_tasks):
     lines = Path(report["results"][0]["transcript"]).read_text().splitlines()
     factors = [row["priceFactor"] for row in map(json.loads, lines) if row["type"] == "response"]
     assert factors == [0.5, 0.5]
+
+
+# The A/B features: the tool in the request, the task solved with it, the flag and the tool
+# counts in report.json, and `garuda compare` of the off and on runs.
+
+SUB_MODEL = "anthropic/claude-sonnet-4-5"
+
+
+def writes(task: Any) -> list[Use]:
+    return [Use("write_file", {"path": p, "content": c}) for p, c in task.solution.files.items()]
+
+
+def tool_names(body: dict[str, Any]) -> list[str]:
+    return [tool["name"] for tool in body["tools"]]
+
+
+def test_todo_on_offers_the_tool_counts_its_calls_and_compares_with_off(
+    tmp_path, fake_server, python_tasks
+):
+    task = python_tasks[0]
+    plan = [{"content": "fix the code", "status": "in_progress"}]
+    server = fake_server(
+        [
+            Reply([Use("todo_write", {"items": plan})]),
+            Reply([Use("todo_read", {}), *writes(task)]),
+            Reply([Use("todo_write", {"items": [{**plan[0], "status": "done"}]})]),
+            Reply([Text("done")]),
+            *solve(task),  # the off run
+        ]
+    )
+    on_dir, off_dir = tmp_path / "on", tmp_path / "off"
+    on_dir.mkdir(), off_dir.mkdir()
+    done, report = garuda_eval(on_dir, server.url, "-t", task.id, "--todo", "on")
+    assert done.returncode == 0, done.stdout + done.stderr
+    bodies = [call["body"] for call in server.model_calls()]
+    assert {"todo_write", "todo_read"} <= set(tool_names(bodies[0]))
+    second = bodies[1]["messages"][-1]["content"]
+    assert any("[>] fix the code" in str(block.get("content")) for block in second)
+    result = report["results"][0]
+    assert result["status"] == "PASS"
+    assert result["toolCalls"]["todo_write"] == 2 and result["toolCalls"]["todo_read"] == 1
+    assert result["toolCalls"]["read_file"] == 0 and result["toolCalls"]["run_command"] == 0
+    assert (
+        report["agent"]["todo"] == "on" and report["settings"]["options"]["agent"]["todo"] == "on"
+    )
+    assert report["tasks"][0]["meanToolCalls"]["todo_write"] == 2.0
+    assert report["summary"]["toolCalls"]["todo_write"] == 2
+    assert "tool calls: " in done.stdout and "todo_write 2 (2.0/run)" in done.stdout
+
+    done_off, report_off = garuda_eval(off_dir, server.url, "-t", task.id, "--todo", "off")
+    assert done_off.returncode == 0, done_off.stdout + done_off.stderr
+    assert "todo_write" not in tool_names(server.model_calls()[-1]["body"])
+    assert "todo_write" not in report_off["results"][0]["toolCalls"]
+    compared = run_garuda(
+        "compare", str(next(off_dir.glob(".garuda/evals/*"))), str(next(on_dir.glob(".garuda/evals/*"))),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert compared.returncode == 0, compared.stderr
+    assert "todo: off -> on" in compared.stdout
+    assert "B: tool calls:" in compared.stdout and "todo_write 2 (2.0/run)" in compared.stdout
+
+
+def test_explore_subagent_answers_on_its_model_with_read_only_tools(
+    tmp_path, fake_server, python_tasks
+):
+    task = python_tasks[0]
+    path = next(iter(task.solution.files))
+    server = fake_server(
+        [
+            Reply([Use("explore", {"question": "Where is the bug?"})]),
+            Reply([Use("read_file", {"path": path})], usage=Tokens(input=1000, output=100)),
+            Reply([Text(f"The bug is in {path}.")], usage=Tokens(input=1000, output=100)),
+            Reply(writes(task)),
+            Reply([Text("done")]),
+        ]
+    )
+    done, report = garuda_eval(
+        tmp_path, server.url, "-t", task.id, "--subagents", "on", "--subagent-model", SUB_MODEL
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    bodies = [call["body"] for call in server.model_calls()]
+    assert "explore" in tool_names(bodies[0]) and bodies[0]["model"] == "claude-haiku-4-5"
+    assert bodies[1]["model"] == "claude-sonnet-4-5"
+    assert sorted(tool_names(bodies[1])) == ["list_files", "read_file", "search_files"]
+    answer = bodies[3]["messages"][-1]["content"][0]
+    assert answer["type"] == "tool_result" and f"The bug is in {path}." in str(answer["content"])
+    result = report["results"][0]
+    assert result["status"] == "PASS" and result["steps"] == 3
+    assert result["toolCalls"]["explore"] == 1 and result["toolCalls"]["explore.read_file"] == 1
+    by_model = result["usageByModel"]
+    assert set(by_model) == {MODEL, SUB_MODEL}
+    assert by_model[SUB_MODEL]["requests"] == 2 and by_model[MODEL]["requests"] == 3
+    assert result["usage"]["requests"] == 5
+    total = by_model[MODEL]["costUsd"] + by_model[SUB_MODEL]["costUsd"]
+    assert result["usage"]["costUsd"] == pytest.approx(total)
+    # the same tokens cost more on the larger model: each model is priced by its own prices
+    assert by_model[SUB_MODEL]["costUsd"] > 2000 * 1e-6
+    assert report["summary"]["usageByModel"][SUB_MODEL]["requests"] == 2
+    assert report["agent"]["subagents"] == "on" and report["agent"]["subagentModel"] == SUB_MODEL
+    transcript = Path(result["transcript"]).read_text()
+    assert '"subagent": "explore"' in transcript

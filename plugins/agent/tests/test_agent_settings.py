@@ -46,9 +46,6 @@ def test_bad_model_spec_lists_the_providers(model_env, spec):
 @pytest.mark.parametrize(
     ("flags", "refused"),
     [
-        ({"subagents": "on"}, "--subagents on"),
-        ({"subagent_model": "anthropic/x"}, "--subagent-model"),
-        ({"todo": "on"}, "--todo on"),
         ({"lsp": "on"}, "--lsp on"),
         ({"format": "on"}, "--format on"),
         ({"index": "lookup"}, "--index lookup"),
@@ -59,6 +56,22 @@ def test_unimplemented_flags_are_refused(model_env, flags, refused):
     model_env.setenv("ANTHROPIC_API_KEY", "k")
     with pytest.raises(UsageError, match=f"{refused}.*not implemented"):
         FACTORY.check_settings(run_settings(model="anthropic/claude-haiku-4-5", **flags))
+
+
+def test_subagent_model_needs_subagents_on_and_a_known_provider_with_its_key(model_env):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    main = "anthropic/claude-haiku-4-5"
+    with pytest.raises(UsageError, match="--subagent-model needs --subagents on"):
+        FACTORY.check_settings(run_settings(model=main, subagent_model="anthropic/x"))
+    with pytest.raises(UsageError, match="unknown model provider 'nosuch'"):
+        FACTORY.check_settings(run_settings(model=main, subagents="on", subagent_model="nosuch/x"))
+    with pytest.raises(UsageError, match="OPENAI_API_KEY"):
+        FACTORY.check_settings(
+            run_settings(model=main, subagents="on", subagent_model="openai/gpt-4o-mini")
+        )
+    FACTORY.check_settings(
+        run_settings(model=main, subagents="on", subagent_model="anthropic/claude-sonnet-4-5")
+    )
 
 
 def test_off_values_of_those_flags_are_fine(model_env):

@@ -28,6 +28,8 @@ class Progress:
 
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    usage_by_model: dict[str, Usage] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,6 +70,8 @@ class AgentOutcome:
     usage: Usage
     stop_reason: str
     notices: list[str] = field(default_factory=list)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    usage_by_model: dict[str, Usage] = field(default_factory=dict)
 
 
 class Agent(ABC):

@@ -7,6 +7,7 @@ from pydantic import Field
 from garuda_evals.models.base import Model
 from garuda_evals.models.result import TaskResult
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.usage import Usage
 
 SCHEMA_VERSION = 1
 
@@ -33,6 +34,12 @@ class Summary(Model):
     cost_usd: float
     cost_incomplete: bool
     duration_ms: int
+    tool_calls: dict[str, int] = Field(
+        default_factory=dict, description="calls per tool name over all runs"
+    )
+    usage_by_model: dict[str, Usage] = Field(
+        default_factory=dict, description="usage and cost per model spec over all runs"
+    )
 
 
 class TaskMean(Model):
@@ -48,6 +55,9 @@ class TaskMean(Model):
     mean_cost_usd: float | None
     mean_duration_ms: float | None
     cost_incomplete: bool
+    mean_tool_calls: dict[str, float] = Field(
+        default_factory=dict, description="mean calls per tool name (error runs left out)"
+    )
 
 
 class ExecutorRecord(Model):

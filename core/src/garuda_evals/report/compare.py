@@ -11,7 +11,7 @@ from garuda_evals.files import parse_json
 from garuda_evals.models.report import SCHEMA_VERSION, Report, TaskMean
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
-from garuda_evals.report.table import rates_line
+from garuda_evals.report.table import rates_line, tool_calls_line
 
 IGNORED_SETTINGS = {"report_format"}
 
@@ -89,4 +89,8 @@ def compare(a: Report, b: Report) -> str:
             f"{label}: {s.steps} steps · {units.tokens(s.tokens)} tokens · "
             f"{units.cost(s.cost_usd, s.cost_incomplete)} · cache {units.percent(s.cache_read_share)}"
         )
+    for label, report in (("A", a), ("B", b)):
+        tools = tool_calls_line(report.summary, len(report.results))
+        if tools:
+            lines.append(f"{label}: {tools}")
     return "\n".join(lines) + "\n"

@@ -22,6 +22,31 @@ def total_usage(results: Sequence[TaskResult]) -> Usage:
     return total
 
 
+def tool_call_totals(results: Sequence[TaskResult]) -> dict[str, int]:
+    """Calls per tool name over ``results``, in first-seen order (zero counts kept)."""
+    totals: dict[str, int] = {}
+    for result in results:
+        for name, count in result.tool_calls.items():
+            totals[name] = totals.get(name, 0) + count
+    return totals
+
+
+def mean_tool_calls(results: Sequence[TaskResult]) -> dict[str, float]:
+    """Mean calls per tool name over ``results`` (a run without the tool counts as 0)."""
+    if not results:
+        return {}
+    return {name: count / len(results) for name, count in tool_call_totals(results).items()}
+
+
+def usage_by_model(results: Sequence[TaskResult]) -> dict[str, Usage]:
+    """Usage per model spec over ``results`` (runs that name their models)."""
+    totals: dict[str, Usage] = {}
+    for result in results:
+        for model, usage in result.usage_by_model.items():
+            totals[model] = totals.get(model, Usage()) + usage
+    return totals
+
+
 def summarize(results: Sequence[TaskResult]) -> Summary:
     """Scored runs leave errors out; all attempted runs count errors as failures."""
     attempted = len(results)
@@ -51,6 +76,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         cost_usd=usage.cost_usd,
         cost_incomplete=usage.cost_incomplete,
         duration_ms=sum(r.duration_ms for r in results),
+        tool_calls=tool_call_totals(results),
+        usage_by_model=usage_by_model(results),
     )
 
 
@@ -81,6 +108,7 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
                 mean_cost_usd=_mean_or_none([r.usage.cost_usd for r in scored]),
                 mean_duration_ms=_mean_or_none([r.duration_ms for r in scored]),
                 cost_incomplete=any(r.usage.cost_incomplete for r in scored),
+                mean_tool_calls=mean_tool_calls(scored),
             )
         )
     return means

@@ -114,6 +114,8 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
         row.notices = outcome.notices
+        row.tool_calls = dict(outcome.tool_calls or progress.tool_calls)
+        row.usage_by_model = dict(outcome.usage_by_model or progress.usage_by_model)
         with anyio.CancelScope(shield=True):
             await executor.aclose()
         judge = Judge(
@@ -136,6 +138,8 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
             row.steps, row.usage = progress.steps, progress.usage
         return row
     finally:
+        row.tool_calls = row.tool_calls or dict(progress.tool_calls)
+        row.usage_by_model = row.usage_by_model or dict(progress.usage_by_model)
         row.duration_ms = _elapsed_ms(started)
         if not job.transcript.exists():
             job.transcript.parent.mkdir(parents=True, exist_ok=True)

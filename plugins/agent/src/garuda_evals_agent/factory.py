@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from garuda_evals.api import Agent, AgentFactory, RunLimits, RunSettings, UsageError
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ClientOptions
-from garuda_evals_agent.providers.registry import resolve
+from garuda_evals_agent.providers.registry import resolve, resolve_spec
 
 POLL_VAR = "GARUDA_BATCH_POLL_S"
 BATCH_MAX_PARALLEL = 20
@@ -21,9 +21,6 @@ def refuse_unimplemented(settings: RunSettings) -> None:
     """Refuse the flags whose features have their own issue, with a clear message."""
     options = agent_options(settings)
     refused = {
-        "--subagents": "on" if options.subagents == "on" else None,
-        "--subagent-model": options.subagent_model,
-        "--todo": "on" if options.todo == "on" else None,
         "--lsp": "on" if options.lsp == "on" else None,
         "--format": "on" if options.format == "on" else None,
         "--index": options.index if options.index in ("lookup", "all") else None,
@@ -43,6 +40,21 @@ def client_options(settings: RunSettings) -> ClientOptions:
     )
 
 
+def feature_flags(settings: RunSettings, model: str) -> dict[str, str]:
+    """The A/B features' effective values, for report.json's ``agent`` record."""
+    options = agent_options(settings)
+    flags = {
+        "todo": options.todo or "off",
+        "subagents": options.subagents or "off",
+        "index": options.index or "off",
+        "lsp": options.lsp or "off",
+        "format": options.format or "off",
+    }
+    if flags["subagents"] == "on":
+        flags["subagentModel"] = options.subagent_model or model
+    return flags
+
+
 class GarudaAgentFactory(AgentFactory):
     """The built-in coding agent on a model chosen with ``-m provider/model``."""
 
@@ -54,6 +66,12 @@ class GarudaAgentFactory(AgentFactory):
         """Flags, the model spec, the provider and its key: all before the first task."""
         refuse_unimplemented(settings)
         spec, provider = resolve(settings)
+        options = agent_options(settings)
+        if options.subagent_model is not None:
+            if options.subagents != "on":
+                raise UsageError("--subagent-model needs --subagents on")
+            sub_spec, sub_provider = resolve_spec(options.subagent_model)
+            sub_provider.check(sub_spec.model, settings)
         if agent_options(settings).batch == "on" and not provider.supports_batch:
             raise UsageError(
                 f"--batch on works with Anthropic models only (the Message Batches API); "
@@ -79,6 +97,7 @@ class GarudaAgentFactory(AgentFactory):
             **provider.describe(spec.model),
             "keepThinking": "on" if options.keep_thinking else "off",
             "batch": "on" if options.batch else "off",
+            **feature_flags(settings, str(spec)),
         }
 
     def create(self, settings: RunSettings) -> Agent:
