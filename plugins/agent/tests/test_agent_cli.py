@@ -249,3 +249,21 @@ def test_explore_subagent_answers_on_its_model_with_read_only_tools(
     assert report["agent"]["subagents"] == "on" and report["agent"]["subagentModel"] == SUB_MODEL
     transcript = Path(result["transcript"]).read_text()
     assert '"subagent": "explore"' in transcript
+
+
+def test_index_all_puts_a_code_map_in_the_prompt_and_lookup_finds_the_symbol(
+    tmp_path, fake_server, python_tasks
+):
+    task = python_tasks[0]
+    server = fake_server([Reply([Use("lookup_symbol", {"name": "add"})]), *solve(task)])
+    done, report = garuda_eval(tmp_path, server.url, "-t", task.id, "--index", "all")
+    assert done.returncode == 0, done.stdout + done.stderr
+    bodies = [call["body"] for call in server.model_calls()]
+    assert "lookup_symbol" in tool_names(bodies[0])
+    system = bodies[0]["system"][0]["text"]
+    assert "Code map" in system and ".py: " in system
+    answer = bodies[1]["messages"][-1]["content"][0]
+    assert answer["type"] == "tool_result" and not answer.get("is_error")
+    result = report["results"][0]
+    assert result["status"] == "PASS" and result["toolCalls"]["lookup_symbol"] == 1
+    assert report["agent"]["index"] == "all"

@@ -48,8 +48,6 @@ def test_bad_model_spec_lists_the_providers(model_env, spec):
     [
         ({"lsp": "on"}, "--lsp on"),
         ({"format": "on"}, "--format on"),
-        ({"index": "lookup"}, "--index lookup"),
-        ({"index": "all"}, "--index all"),
     ],
 )
 def test_unimplemented_flags_are_refused(model_env, flags, refused):

@@ -23,7 +23,6 @@ def refuse_unimplemented(settings: RunSettings) -> None:
     refused = {
         "--lsp": "on" if options.lsp == "on" else None,
         "--format": "on" if options.format == "on" else None,
-        "--index": options.index if options.index in ("lookup", "all") else None,
     }
     for flag, value in refused.items():
         if value is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -84,6 +85,15 @@ class GarudaAgent(Agent):
         """The built-in tools, plus the ones the A/B flags turn on."""
         options = agent_options(self.settings)
         toolbox = Toolbox(list(TOOLS))
+        read_only = Toolbox([tool for tool in TOOLS if tool.name in READ_ONLY])
+        if options.index in ("lookup", "all"):
+            from garuda_evals_agent.index.code_index import LOOKUP_TOOL, CodeIndex
+
+            index = CodeIndex(Path(turn.workspace))
+            toolbox.code_map = index.code_map if options.index == "all" else None
+            for box in (toolbox, read_only):
+                box.specs.append(LOOKUP_TOOL)
+                box.extra["lookup_symbol"] = index.lookup
         if options.todo == "on":
             todo = TodoList()
             toolbox.specs += TODO_TOOLS
@@ -98,7 +108,6 @@ class GarudaAgent(Agent):
                 if options.subagent_model
                 else (self.spec, self.provider)
             )
-            read_only = Toolbox([tool for tool in TOOLS if tool.name in READ_ONLY])
             explorer = Explorer(
                 spec, provider, self.settings, self.options, self.policy, turn, state,
                 transcript, read_only,
@@ -115,7 +124,8 @@ class GarudaAgent(Agent):
         log: TurnLog,
         toolbox: Toolbox,
     ) -> str:
-        system = system_prompt(turn.workspace)
+        code_map = toolbox.code_map() if toolbox.code_map is not None else None
+        system = system_prompt(turn.workspace, code_map)
         max_steps = agent_options(self.settings).max_steps or DEFAULT_MAX_STEPS
         tools = toolbox.specs
         log.start(str(self.spec), system, tools, max_steps, self.options, client.max_output_tokens)

@@ -94,6 +94,7 @@ class Toolbox:
     specs: list[ToolSpec]
     approver: Approver = field(default_factory=Approver)
     extra: dict[str, Extra] = field(default_factory=dict)
+    code_map: Callable[[], str] | None = None
 
     @property
     def names(self) -> list[str]:
