@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ def solve(task: Any, usage: Tokens | None = SOLVING) -> list[Reply]:
 
 
 def garuda_eval(
-    cwd: Path, server_url: str, *args: str
+    cwd: Path, server_url: str, *args: str, suite: str = "python", executor: str = "host"
 ) -> tuple[subprocess.CompletedProcess[str], dict]:
     env = {
         key: value
@@ -51,7 +52,7 @@ def garuda_eval(
         GARUDA_BATCH_POLL_S="0.01",
     )
     done = run_garuda(
-        "eval", "-m", MODEL, "-s", "python", "--executor", "host", *args,
+        "eval", "-m", MODEL, "-s", suite, "--executor", executor, *args,
         cwd=cwd, env=env, timeout=600,
     )  # fmt: skip
     return done, only_report(cwd, done.stdout + done.stderr)
@@ -267,3 +268,113 @@ def test_index_all_puts_a_code_map_in_the_prompt_and_lookup_finds_the_symbol(
     result = report["results"][0]
     assert result["status"] == "PASS" and result["toolCalls"]["lookup_symbol"] == 1
     assert report["agent"]["index"] == "all"
+
+
+@pytest.fixture(scope="module")
+def managed_tools() -> None:
+    """Biome and the language servers in garuda's tools folder (CI: ``garuda lsp --install``)."""
+    from garuda_evals_agent.managed import BIOME, PYRIGHT, TYPESCRIPT_LS
+
+    missing = [tool.name for tool in (BIOME, PYRIGHT, TYPESCRIPT_LS) if not tool.installed()]
+    if missing:
+        skip_or_fail("lsp", f"{', '.join(missing)} not installed (garuda lsp --install)")
+
+
+@pytest.fixture(scope="module")
+def basic_tasks() -> list[Any]:
+    """The basic (JavaScript) suite's tasks."""
+    suites = PluginRegistry().collect("garuda_suites")
+    if "basic" not in suites:
+        skip_or_fail("garuda-evals-node", "the basic suite is not installed")
+    return suites["basic"].record.load().tasks()
+
+
+def unformatted(text: str) -> str:
+    """The same code with its indentation and spacing spoilt (Biome puts them back)."""
+    return "\n".join(line.strip().replace(" = ", "=") for line in text.splitlines()) + "\n"
+
+
+def test_format_on_formats_first_and_after_each_edit_and_compares_with_off(
+    tmp_path, fake_server, basic_tasks, managed_tools
+):
+    task = basic_tasks[0]
+    (path, solution), *_ = task.solution.files.items()
+    messy = [Use("write_file", {"path": path, "content": unformatted(solution)})]
+    server = fake_server([Reply(messy), Reply([Text("done")])] * 2)
+    runs = {}
+    for arm in ("off", "on"):
+        folder = tmp_path / arm
+        folder.mkdir()
+        done, report = garuda_eval(
+            folder, server.url, "-t", task.id, "--format", arm, suite="basic"
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "--format: biome 2.6.8 formatted" in done.stdout + done.stderr
+        runs[arm] = (report, Path(report["results"][0]["transcript"]))
+        assert report["agent"]["format"] == arm and report["agent"]["formatter"] == "biome 2.6.8"
+    on_result = [
+        json.loads(line) for line in runs["on"][1].read_text().splitlines()
+        if json.loads(line)["type"] == "tool_result"
+    ]  # fmt: skip
+    assert "formatted with Biome (changed)" in on_result[0]["content"]
+    off_result = [line for line in runs["off"][1].read_text().splitlines() if "tool_result" in line]
+    assert "Biome" not in off_result[0]
+    compared = run_garuda(
+        "compare", *(str(Path(runs[arm][0]["results"][0]["transcript"]).parent) for arm in ("off", "on")),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert "format: off -> on" in compared.stdout, compared.stdout + compared.stderr
+
+
+def lsp_lines(report: dict) -> list[str]:
+    transcript = Path(report["results"][0]["transcript"])
+    rows = [json.loads(line) for line in transcript.read_text().splitlines()]
+    return [row["content"] for row in rows if row["type"] == "tool_result"]
+
+
+@pytest.mark.parametrize(
+    ("suite", "scratch", "error"),
+    [
+        ("python", ("scratch.py", "x: str = 1\n"), 'scratch.py:1:10: Type "Literal[1]"'),
+        ("basic", ("scratch.ts", "const s: string = 1;\n"), "scratch.ts:1:7: Type 'number'"),
+    ],
+)
+def test_lsp_on_appends_the_servers_diagnostics_from_inside_the_sandbox(
+    tmp_path, fake_server, python_tasks, basic_tasks, managed_tools, suite, scratch, error
+):
+    if shutil.which("bwrap") is None:
+        skip_or_fail("bwrap", "bubblewrap is not installed")
+    task = (python_tasks if suite == "python" else basic_tasks)[0]
+    name, text = scratch
+    server = fake_server(
+        [
+            Reply([Use("write_file", {"path": name, "content": text})]),
+            Reply([Use("run_command", {"command": f"rm {name}"}), *writes(task)]),
+            Reply([Text("done")]),
+        ]
+    )
+    done, report = garuda_eval(
+        tmp_path, server.url, "-t", task.id, "--lsp", "on", suite=suite, executor="os"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert report["executor"]["kind"] == "os"
+    assert (
+        "--lsp: python: basedpyright 1.40.2; javascript/typescript: typescript-language-server"
+        in (done.stdout + done.stderr)
+    )
+    results = lsp_lines(report)
+    assert "1 error(s)" in results[0] and error in results[0], results[0]
+    assert results[2].endswith("No errors"), results[2]
+    assert report["agent"]["lsp"] == "on" and "basedpyright 1.40.2" in report["agent"]["lspServers"]
+
+
+def test_garuda_lsp_lists_the_servers_and_finds_the_type_errors(tmp_path, managed_tools):
+    done = run_garuda("lsp", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    python = next(line for line in lines if line.startswith("python: "))
+    assert "basedpyright 1.40.2: works" in python and 'sample.py:4:10: Type "int"' in python
+    typescript = next(line for line in lines if line.startswith("javascript/typescript: "))
+    assert "typescript-language-server 5.3.0: works" in typescript
+    assert "sample.ts:4:7: Type 'number' is not assignable to type 'string'" in typescript
+    assert any(line.startswith("java: none: jdtls is not available") for line in lines)

@@ -81,6 +81,11 @@ class Agent(ABC):
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on ``turn.task`` in ``turn.workspace``; raise only for an error run (ERR)."""
 
+    def read_only_paths(self) -> tuple[Path, ...]:
+        """Folders the agent's commands must read inside the OS sandbox even where it hides
+        their parent (for example tools the agent installed under the home folder)."""
+        return ()
+
 
 class AgentFactory(ABC):
     """The object an entry point in ``garuda_evals.agents`` names.

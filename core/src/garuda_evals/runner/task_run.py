@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import anyio
@@ -86,7 +86,11 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
     )
     try:
         suite.materialize(task, workspace)
-        executor = context.backend.create(suite.policy(task, _base_policy(workspace, context)))
+        policy = suite.policy(task, _base_policy(workspace, context))
+        extra = context.agent.read_only_paths()
+        if extra:
+            policy = replace(policy, read_only=(*policy.read_only, *extra))
+        executor = context.backend.create(policy)
         env = check_environment()
         turn = AgentTurn(
             task=task,

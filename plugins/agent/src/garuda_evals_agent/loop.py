@@ -58,7 +58,7 @@ class GarudaAgent(Agent):
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
             try:
-                toolbox = self._toolbox(turn, state, transcript)
+                toolbox = await self._toolbox(turn, state, transcript)
                 state.tool_calls.update(dict.fromkeys(toolbox.names, 0))
                 stop = await self._loop(turn, client, state, log, toolbox)
             except BaseException as error:
@@ -81,7 +81,7 @@ class GarudaAgent(Agent):
             usage_by_model=dict(state.meter.by_model),
         )
 
-    def _toolbox(self, turn: AgentTurn, state: TurnState, transcript: Transcript) -> Toolbox:
+    async def _toolbox(self, turn: AgentTurn, state: TurnState, transcript: Transcript) -> Toolbox:
         """The built-in tools, plus the ones the A/B flags turn on."""
         options = agent_options(self.settings)
         toolbox = Toolbox(list(TOOLS))
@@ -114,7 +114,53 @@ class GarudaAgent(Agent):
             )  # fmt: skip
             toolbox.specs.append(EXPLORE_TOOL)
             toolbox.extra["explore"] = explorer.ask
+        if options.format is not None:
+            await self._formatter(turn, toolbox, options.format == "on")
+        if options.lsp == "on":
+            self._lsp(turn, toolbox)
         return toolbox
+
+    def _lsp(self, turn: AgentTurn, toolbox: Toolbox) -> None:
+        """``--lsp on``: each edit's result gets the file's diagnostics, from inside the sandbox."""
+        from garuda_evals_agent.lsp.servers import SERVERS, diagnose
+
+        if turn.executor.info().kind != "os":
+            raise RuntimeError("--lsp on runs the language servers in the OS sandbox only")
+        servers = "; ".join(f"{s.language}: {s.describe()}" for s in SERVERS)
+        turn.events("notice", f"--lsp: {servers}")
+
+        async def after_edit(path: Path) -> str | None:
+            return await diagnose(turn, path)
+
+        toolbox.after_edit.append(after_edit)
+
+    def read_only_paths(self) -> tuple[Path, ...]:
+        """With ``--lsp on``: garuda's tools folder, where the servers and the probe live."""
+        from garuda_evals_agent.managed import tools_dir
+
+        if agent_options(self.settings).lsp != "on":
+            return ()
+        return (tools_dir(),)
+
+    async def _formatter(self, turn: AgentTurn, toolbox: Toolbox, after_edits: bool) -> None:
+        """``--format``: the project formatted once now; with ``on``, each edited file too."""
+        from garuda_evals_agent.formatting import Formatter, applies
+
+        workspace = Path(turn.workspace)
+        if not applies(workspace):
+            turn.events(
+                "notice", "--format: not a JavaScript/TypeScript workspace; nothing formatted"
+            )
+            return
+        formatter = Formatter(workspace, turn.task.protected)
+        count = await anyio.to_thread.run_sync(formatter.format_project)
+        turn.events("notice", f"--format: {formatter.describe()} formatted {count} file(s) first")
+        if after_edits:
+
+            async def after_edit(path: Path) -> str | None:
+                return await anyio.to_thread.run_sync(formatter.format_file, path)
+
+            toolbox.after_edit.append(after_edit)
 
     async def _loop(
         self,

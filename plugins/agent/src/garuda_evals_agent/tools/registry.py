@@ -13,7 +13,7 @@ from garuda_evals_agent.tools import files
 from garuda_evals_agent.tools.approver import Approver
 from garuda_evals_agent.tools.command import run_command
 from garuda_evals_agent.tools.output import clip
-from garuda_evals_agent.tools.paths import ToolError
+from garuda_evals_agent.tools.paths import ToolError, inside
 
 
 def _schema(required: list[str], **properties: dict[str, object]) -> dict[str, object]:
@@ -84,6 +84,9 @@ class ToolOutcome:
 
 
 Extra = Callable[[dict[str, Any]], Awaitable[str]]
+# Runs after a successful write_file or edit_file on that file: a note for the result, or None.
+AfterEdit = Callable[[Path], Awaitable[str | None]]
+EDIT_TOOLS = ("write_file", "edit_file")
 
 
 @dataclass
@@ -95,6 +98,7 @@ class Toolbox:
     approver: Approver = field(default_factory=Approver)
     extra: dict[str, Extra] = field(default_factory=dict)
     code_map: Callable[[], str] | None = None
+    after_edit: list[AfterEdit] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -119,7 +123,14 @@ async def dispatch(call: ToolCall, turn: AgentTurn, toolbox: Toolbox) -> ToolOut
         if extra is not None:
             return ToolOutcome(clip(await extra(call.arguments)), False)
         handler = _FILE_TOOLS[call.name]
-        return ToolOutcome(clip(handler(Path(turn.workspace), call.arguments)), False)
+        content = clip(handler(Path(turn.workspace), call.arguments))
+        if call.name in EDIT_TOOLS:
+            edited = inside(Path(turn.workspace), call.arguments["path"])
+            for hook in toolbox.after_edit:
+                note = await hook(edited)
+                if note:
+                    content += f"\n{note}"
+        return ToolOutcome(content, False)
     except ToolError as error:
         return ToolOutcome(f"error: {error}", True)
     except (OSError, ValueError, TypeError, KeyError) as error:
