@@ -15,7 +15,14 @@ import anyio
 
 from garuda_evals.api import AgentTurn, RunSettings, Transcript
 from garuda_evals_agent.calls import TurnState, call_model
-from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult, ToolSpec
+from garuda_evals_agent.messages import (
+    Message,
+    ModelRequest,
+    Part,
+    TextPart,
+    ToolResult,
+    ToolSpec,
+)
 from garuda_evals_agent.providers.base import ClientOptions, ModelProvider
 from garuda_evals_agent.providers.registry import ModelSpec
 from garuda_evals_agent.recovery import append_user, keep_whole
@@ -84,7 +91,7 @@ class Explorer:
                 calls = message.tool_calls()
                 if not calls:
                     return _text(message) or "(the explore subagent gave no answer)"
-                results: list[ToolResult | TextPart] = []
+                results: list[Part] = []
                 for call in calls:
                     state.count_call(PREFIX + call.name)
                     log.tool_call(call)

@@ -62,7 +62,7 @@ def check_format(settings: RunSettings) -> None:
 def feature_flags(settings: RunSettings, model: str) -> dict[str, str]:
     """The A/B features' effective values, for report.json's ``agent`` record."""
     options = agent_options(settings)
-    flags = {
+    flags: dict[str, str] = {
         "todo": options.todo or "off",
         "subagents": options.subagents or "off",
         "index": options.index or "off",
