@@ -51,6 +51,9 @@ DENIED = [
     ("bash -c \"sh -c 'rm -rf x'\"", "rm -rf*"),
     ("/bin/bash -c 'sudo id'", "sudo*"),
     ("eval 'rm -rf x'", "rm -rf*"),
+    ("bash -c $'rm -rf x'", "rm -rf*"),
+    ("bash -c $'rm\\x20-rf x'", "rm -rf*"),
+    ('$"curl" x', "curl*"),
     # wrappers
     ("env rm -rf x", "rm -rf*"),
     ("env -i PATH=/bin rm -rf x", "rm -rf*"),
@@ -103,6 +106,8 @@ ALLOWED = [
     "find . -name '*.pyc' -delete",
     "rmdir empty",
     "pushd src && popd",
+    "printf $'a\\tb\\n'",
+    "echo $'it\\'s; rm -rf /'",
 ]
 
 

@@ -9,6 +9,8 @@ subshells, groups, redirections and leading assignments are handled as bash does
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import os
 import shlex
 from collections.abc import Iterator
@@ -50,10 +52,48 @@ def simple_commands(line: str, depth: int = 0) -> Iterator[list[str]]:
     """Every simple command of ``line`` (nested ones included), as its words."""
     if depth > MAX_DEPTH:
         raise ShellSyntaxError(f"commands nested more than {MAX_DEPTH} deep")
+    line = ansi_c_quotes(line)
     for body in substitutions(line):
         yield from simple_commands(body, depth + 1)
     for words in _segments(_tokens(line)):
         yield from _unwrap(words, depth)
+
+
+def ansi_c_quotes(line: str) -> str:
+    """``$'...'`` (escapes decoded, as bash does) and ``$"..."`` as plain quoted words."""
+    out: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\" and quote != "'":
+            out.append(line[i : i + 2])
+            i += 2
+            continue
+        if not quote and char == "$" and line[i + 1 : i + 2] == "'":
+            end = i + 2
+            while end < len(line) and line[end] != "'":
+                end += 2 if line[end] == "\\" else 1
+            if end >= len(line):
+                raise ShellSyntaxError("unclosed $'")
+            body = line[i + 2 : end]
+            with contextlib.suppress(UnicodeError):  # non-Latin-1 text: kept as written
+                body = codecs.decode(body, "unicode_escape")
+            out.append(shlex.quote(body))
+            i = end + 1
+            continue
+        if not quote and char == "$" and line[i + 1 : i + 2] == '"':
+            i += 1
+            continue
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "'" and not quote:
+            quote = "'"
+        elif char == '"':
+            quote = "" if quote == '"' else '"'
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def substitutions(line: str) -> list[str]:
