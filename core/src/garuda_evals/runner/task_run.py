@@ -87,7 +87,8 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
     try:
         suite.materialize(task, workspace)
         policy = suite.policy(task, _base_policy(workspace, context))
-        extra = context.agent.read_only_paths()
+        read_only_paths = getattr(context.agent, "read_only_paths", None)
+        extra = read_only_paths() if read_only_paths is not None else ()
         if extra:
             policy = replace(policy, read_only=(*policy.read_only, *extra))
         executor = context.backend.create(policy)
