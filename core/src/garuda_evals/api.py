@@ -67,6 +67,7 @@ _HOMES: dict[str, str] = {
     "ExecutorInfo": "garuda_evals.executors.base",
     "SandboxPolicy": "garuda_evals.executors.base",
     "run_in_group": "garuda_evals.executors.process",
+    "is_protected": "garuda_evals.checks.protected",
     "Agent": "garuda_evals.agents.base",
     "AgentFactory": "garuda_evals.agents.base",
     "AgentOutcome": "garuda_evals.agents.base",

@@ -43,22 +43,40 @@ def test_bad_model_spec_lists_the_providers(model_env, spec):
         FACTORY.check_settings(run_settings(model=spec))
 
 
-@pytest.mark.parametrize(
-    ("flags", "refused"),
-    [
-        ({"subagents": "on"}, "--subagents on"),
-        ({"subagent_model": "anthropic/x"}, "--subagent-model"),
-        ({"todo": "on"}, "--todo on"),
-        ({"lsp": "on"}, "--lsp on"),
-        ({"format": "on"}, "--format on"),
-        ({"index": "lookup"}, "--index lookup"),
-        ({"index": "all"}, "--index all"),
-    ],
-)
-def test_unimplemented_flags_are_refused(model_env, flags, refused):
+def test_format_is_refused_for_the_repo_suite_and_needs_biome(model_env, tmp_path):
     model_env.setenv("ANTHROPIC_API_KEY", "k")
-    with pytest.raises(UsageError, match=f"{refused}.*not implemented"):
-        FACTORY.check_settings(run_settings(model="anthropic/claude-haiku-4-5", **flags))
+    model_env.setenv("GARUDA_TOOLS_DIR", str(tmp_path / "tools"))
+    main = "anthropic/claude-haiku-4-5"
+    with pytest.raises(UsageError, match="--format does not work with -s repo"):
+        FACTORY.check_settings(run_settings(model=main, format="off", suites=["repo"]))
+    with pytest.raises(UsageError, match=r"--format needs Biome .* garuda lsp --install"):
+        FACTORY.check_settings(run_settings(model=main, format="on", suites=["basic"]))
+
+
+def test_lsp_needs_the_os_sandbox_and_an_installed_server(model_env, tmp_path):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    model_env.setenv("GARUDA_TOOLS_DIR", str(tmp_path / "tools"))
+    main = "anthropic/claude-haiku-4-5"
+    with pytest.raises(UsageError, match="--lsp on runs the language servers inside the OS"):
+        FACTORY.check_settings(run_settings(model=main, lsp="on", executor="host"))
+    with pytest.raises(UsageError, match=r"--lsp on needs a language server.*garuda lsp --install"):
+        FACTORY.check_settings(run_settings(model=main, lsp="on"))
+
+
+def test_subagent_model_needs_subagents_on_and_a_known_provider_with_its_key(model_env):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    main = "anthropic/claude-haiku-4-5"
+    with pytest.raises(UsageError, match="--subagent-model needs --subagents on"):
+        FACTORY.check_settings(run_settings(model=main, subagent_model="anthropic/x"))
+    with pytest.raises(UsageError, match="unknown model provider 'nosuch'"):
+        FACTORY.check_settings(run_settings(model=main, subagents="on", subagent_model="nosuch/x"))
+    with pytest.raises(UsageError, match="OPENAI_API_KEY"):
+        FACTORY.check_settings(
+            run_settings(model=main, subagents="on", subagent_model="openai/gpt-4o-mini")
+        )
+    FACTORY.check_settings(
+        run_settings(model=main, subagents="on", subagent_model="anthropic/claude-sonnet-4-5")
+    )
 
 
 def test_off_values_of_those_flags_are_fine(model_env):
@@ -69,7 +87,6 @@ def test_off_values_of_those_flags_are_fine(model_env):
             subagents="off",
             todo="off",
             lsp="off",
-            format="off",
             index="off",
             keep_thinking="off",
         )

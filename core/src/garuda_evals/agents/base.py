@@ -28,6 +28,8 @@ class Progress:
 
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    usage_by_model: dict[str, Usage] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,6 +70,8 @@ class AgentOutcome:
     usage: Usage
     stop_reason: str
     notices: list[str] = field(default_factory=list)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    usage_by_model: dict[str, Usage] = field(default_factory=dict)
 
 
 class Agent(ABC):
@@ -76,6 +80,11 @@ class Agent(ABC):
     @abstractmethod
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on ``turn.task`` in ``turn.workspace``; raise only for an error run (ERR)."""
+
+    def read_only_paths(self) -> tuple[Path, ...]:
+        """Folders the agent's commands must read inside the OS sandbox even where it hides
+        their parent (for example tools the agent installed under the home folder)."""
+        return ()
 
 
 class AgentFactory(ABC):

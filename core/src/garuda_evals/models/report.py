@@ -7,6 +7,7 @@ from pydantic import Field
 from garuda_evals.models.base import Model
 from garuda_evals.models.result import TaskResult
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.models.usage import Usage
 
 SCHEMA_VERSION = 1
 
@@ -45,6 +46,12 @@ class Summary(Model):
     """Runs stopped by Ctrl-C (INT): out of both rates, their usage and cost in the totals."""
     totals_incomplete: bool = False
     """True when a run was interrupted: the totals are what was spent until then."""
+    tool_calls: dict[str, int] = Field(
+        default_factory=dict, description="calls per tool name over all runs"
+    )
+    usage_by_model: dict[str, Usage] = Field(
+        default_factory=dict, description="usage and cost per model spec over all runs"
+    )
 
 
 class TaskMean(Model):
@@ -73,6 +80,9 @@ class TaskMean(Model):
     self_test: str | None = Field(
         default=None,
         description="the stored reference self-test of this task version: stable, flaky, broken",
+    )
+    mean_tool_calls: dict[str, float] = Field(
+        default_factory=dict, description="mean calls per tool name (error runs left out)"
     )
 
 

@@ -50,6 +50,12 @@ class TaskResult(Model):
     transcript: str | None = None
     workspace: str | None = None
     notices: list[str] = Field(default_factory=list)
+    tool_calls: dict[str, int] = Field(
+        default_factory=dict, description="calls per tool name; offered tools never called are 0"
+    )
+    usage_by_model: dict[str, Usage] = Field(
+        default_factory=dict, description="usage per model spec, each priced by its own model"
+    )
     left_out: list[str] = Field(
         default_factory=list, description="agent files not judged, each 'path: why'"
     )

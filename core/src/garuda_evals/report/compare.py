@@ -13,7 +13,7 @@ from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
 from garuda_evals.report.comparison import Comparison, MetricDiff, TaskDiff, build_comparison
 from garuda_evals.report.stats_lines import layout
-from garuda_evals.report.table import rates_line
+from garuda_evals.report.table import rates_line, tool_calls_line
 
 IGNORED_SETTINGS = {"report_format"}
 SHOWN = 5
@@ -214,6 +214,10 @@ def render(comparison: Comparison, a: Report, b: Report) -> str:
         summary = ("mean per task", "A", "B", "B − A", "95% CI (paired bootstrap)", "tasks")
         lines += ["", *layout([summary, *(_metric_row(m) for m in comparison.metrics)], "")]
     lines += ["", f"A: {rates_line(a.summary)}", f"B: {rates_line(b.summary)}"]
+    for label, report in (("A", a), ("B", b)):
+        tools = tool_calls_line(report.summary, len(report.results))
+        if tools:
+            lines.append(f"{label}: {tools}")
     return "\n".join(lines) + "\n"
 
 

@@ -54,6 +54,31 @@ def _overall_pass_k(results: Sequence[TaskResult]) -> tuple[dict[int, float], di
     return passk.overall(counts)
 
 
+def tool_call_totals(results: Sequence[TaskResult]) -> dict[str, int]:
+    """Calls per tool name over ``results``, in first-seen order (zero counts kept)."""
+    totals: dict[str, int] = {}
+    for result in results:
+        for name, count in result.tool_calls.items():
+            totals[name] = totals.get(name, 0) + count
+    return totals
+
+
+def mean_tool_calls(results: Sequence[TaskResult]) -> dict[str, float]:
+    """Mean calls per tool name over ``results`` (a run without the tool counts as 0)."""
+    if not results:
+        return {}
+    return {name: count / len(results) for name, count in tool_call_totals(results).items()}
+
+
+def usage_by_model(results: Sequence[TaskResult]) -> dict[str, Usage]:
+    """Usage per model spec over ``results`` (runs that name their models)."""
+    totals: dict[str, Usage] = {}
+    for result in results:
+        for model, usage in result.usage_by_model.items():
+            totals[model] = totals.get(model, Usage()) + usage
+    return totals
+
+
 def summarize(results: Sequence[TaskResult]) -> Summary:
     """Scored runs leave errors out; all attempted runs count errors as failures.
 
@@ -95,6 +120,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         pass_hat_k=pass_hat_k,
         interrupted=interrupted,
         totals_incomplete=interrupted > 0,
+        tool_calls=tool_call_totals(results),
+        usage_by_model=usage_by_model(results),
     )
 
 
@@ -132,6 +159,7 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
                 flaky=len(set(outcomes)) > 1,
                 scored_rate_interval=_interval(sum(outcomes), len(outcomes)),
                 attempted_rate_interval=_interval(sum(1 for r in runs if r.passed), len(runs)),
+                mean_tool_calls=mean_tool_calls(scored),
             )
         )
     return means

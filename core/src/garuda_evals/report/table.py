@@ -97,6 +97,16 @@ def mean_line(mean: TaskMean) -> str:
     )
 
 
+def tool_calls_line(summary: Summary, runs: int) -> str | None:
+    """``tool calls: read_file 12 (4.0/run) · todo_write 0 (0.0/run)``; None when none were counted."""
+    if not summary.tool_calls or not runs:
+        return None
+    counts = " · ".join(
+        f"{name} {count} ({count / runs:.1f}/run)" for name, count in summary.tool_calls.items()
+    )
+    return f"tool calls: {counts}"
+
+
 def _tag(result: TaskResult, repeats: bool) -> str:
     return f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
 
@@ -159,6 +169,9 @@ class TableFormatter(ReportFormatter):
         lines += pass_k_lines(report)
         lines += flaky_lines(report)
         lines += ["", totals_line(report.summary), rates_line(report.summary)]
+        tools = tool_calls_line(report.summary, len(report.results))
+        if tools:
+            lines.append(tools)
         if report.batch:
             lines.append(f"batch: wall time {units.seconds(report.wall_ms)}")
         if report.interrupted:

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import anyio
@@ -91,6 +91,8 @@ def interrupted_row(job: Job, progress: Progress, duration_ms: int) -> TaskResul
     row.status, row.stop_reason = Status.INTERRUPTED, "interrupted"
     row.failure = "interrupted before it finished (Ctrl-C)"
     row.steps, row.usage, row.duration_ms = progress.steps, progress.usage, duration_ms
+    row.tool_calls = dict(progress.tool_calls)
+    row.usage_by_model = dict(progress.usage_by_model)
     return row
 
 
@@ -131,7 +133,12 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             before = await recorder.snapshot(workspace) if job.change is not None else None
         except (ChangeError, OSError, TimeoutError) as error:
             row.notices.append(f"the agent's change will not be kept: {error}")
-        executor = context.backend.create(suite.policy(task, _base_policy(workspace, context)))
+        policy = suite.policy(task, _base_policy(workspace, context))
+        read_only_paths = getattr(context.agent, "read_only_paths", None)
+        extra = read_only_paths() if read_only_paths is not None else ()
+        if extra:
+            policy = replace(policy, read_only=(*policy.read_only, *extra))
+        executor = context.backend.create(policy)
         env = check_environment()
         turn = AgentTurn(
             task=task,
@@ -162,6 +169,8 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
         progress.steps, progress.usage = outcome.steps, outcome.usage
         row.notices = [*row.notices, *outcome.notices]
+        row.tool_calls = dict(outcome.tool_calls or progress.tool_calls)
+        row.usage_by_model = dict(outcome.usage_by_model or progress.usage_by_model)
         with anyio.CancelScope(shield=True):
             await executor.aclose()
         row.change, notice = await _store_change(job, recorder, before, workspace)
@@ -186,6 +195,8 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             row.steps, row.usage = progress.steps, progress.usage
         return row
     finally:
+        row.tool_calls = row.tool_calls or dict(progress.tool_calls)
+        row.usage_by_model = row.usage_by_model or dict(progress.usage_by_model)
         row.duration_ms = _elapsed_ms(started)
         if not job.transcript.exists():
             job.transcript.parent.mkdir(parents=True, exist_ok=True)

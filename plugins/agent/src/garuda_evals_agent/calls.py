@@ -15,17 +15,43 @@ from garuda_evals_agent.transcribe import TurnLog
 
 @dataclass
 class TurnState:
-    """What a turn has done so far."""
+    """What a turn (or a subagent's loop inside it) has done so far.
 
+    A subagent's state shares its parent's meter, tool counts and notices, and keeps its own
+    step count; the runner sees the main loop's steps.
+    """
+
+    model: str = ""
     steps: int = 0
     cutoffs: int = 0
     notices: list[str] = field(default_factory=list)
     meter: UsageMeter = field(default_factory=UsageMeter)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    parent: TurnState | None = None
+
+    def child(self, model: str) -> TurnState:
+        """The state of a subagent loop on ``model`` inside this turn."""
+        return TurnState(
+            model=model,
+            notices=self.notices,
+            meter=self.meter,
+            tool_calls=self.tool_calls,
+            parent=self,
+        )
+
+    def count_call(self, name: str) -> None:
+        """One more call of tool ``name``."""
+        self.tool_calls[name] = self.tool_calls.get(name, 0) + 1
 
     def report(self, turn: AgentTurn) -> None:
         """Keep the runner's view current, so a timeout or an error still shows what was used."""
+        if self.parent is not None:
+            self.parent.report(turn)
+            return
         turn.progress.steps = self.steps
         turn.progress.usage = self.meter.usage
+        turn.progress.tool_calls = dict(self.tool_calls)
+        turn.progress.usage_by_model = dict(self.meter.by_model)
 
 
 async def call_model(
@@ -43,7 +69,7 @@ async def call_model(
 
     def on_error(attempt: int, wait: float | None, error: Exception) -> None:
         if getattr(error, "billed_unknown", False):
-            state.meter.add_lost(reservation)
+            state.meter.add_lost(reservation, state.model)
             state.report(turn)
         if wait is None:
             log.failed(request.step, attempt, error)
@@ -54,7 +80,7 @@ async def call_model(
         )
 
     response = await with_retries(lambda: client.complete(request), policy, on_error)
-    state.meter.add(response.usage)
+    state.meter.add(response.usage, model=state.model)
     state.report(turn)
     log.response(request.step, response)
     return response

@@ -8,29 +8,28 @@ from collections.abc import Mapping
 from garuda_evals.api import Agent, AgentFactory, RunLimits, RunSettings, UsageError
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.providers.base import ClientOptions
-from garuda_evals_agent.providers.registry import resolve
+from garuda_evals_agent.providers.registry import resolve, resolve_spec
 
 POLL_VAR = "GARUDA_BATCH_POLL_S"
 BATCH_MAX_PARALLEL = 20
 BATCH_TASK_TIMEOUT_S = 12 * 3600.0
 
-NOT_YET = "is not implemented by the garuda agent yet"
 
+def check_lsp(settings: RunSettings) -> None:
+    """``--lsp on`` needs the OS sandbox and at least one installed language server."""
+    from garuda_evals_agent.lsp.servers import installed_servers
 
-def refuse_unimplemented(settings: RunSettings) -> None:
-    """Refuse the flags whose features have their own issue, with a clear message."""
-    options = agent_options(settings)
-    refused = {
-        "--subagents": "on" if options.subagents == "on" else None,
-        "--subagent-model": options.subagent_model,
-        "--todo": "on" if options.todo == "on" else None,
-        "--lsp": "on" if options.lsp == "on" else None,
-        "--format": "on" if options.format == "on" else None,
-        "--index": options.index if options.index in ("lookup", "all") else None,
-    }
-    for flag, value in refused.items():
-        if value is not None:
-            raise UsageError(f"{flag} {value} {NOT_YET}; leave it off (the default)")
+    if agent_options(settings).lsp != "on":
+        return
+    if settings.executor == "host":
+        raise UsageError(
+            "--lsp on runs the language servers inside the OS sandbox: drop --executor host"
+        )
+    if not installed_servers():
+        raise UsageError(
+            "--lsp on needs a language server in garuda's tools folder; "
+            "see `garuda lsp` and install them with: garuda lsp --install"
+        )
 
 
 def client_options(settings: RunSettings) -> ClientOptions:
@@ -43,6 +42,46 @@ def client_options(settings: RunSettings) -> ClientOptions:
     )
 
 
+def check_format(settings: RunSettings) -> None:
+    """``--format`` is refused for ``-s repo`` and needs garuda's Biome installed."""
+    from garuda_evals_agent.managed import BIOME
+
+    if agent_options(settings).format is None:
+        return
+    if "repo" in settings.suites:
+        raise UsageError(
+            "--format does not work with -s repo: it would format the whole project; drop --format"
+        )
+    if not BIOME.installed():
+        raise UsageError(
+            f"--format needs Biome {BIOME.version} in garuda's tools folder ({BIOME.folder}); "
+            "install it with: garuda lsp --install"
+        )
+
+
+def feature_flags(settings: RunSettings, model: str) -> dict[str, str]:
+    """The A/B features' effective values, for report.json's ``agent`` record."""
+    options = agent_options(settings)
+    flags: dict[str, str] = {
+        "todo": options.todo or "off",
+        "subagents": options.subagents or "off",
+        "index": options.index or "off",
+        "lsp": options.lsp or "off",
+        "format": options.format or "off",
+    }
+    if options.format is not None:
+        from garuda_evals_agent.managed import BIOME
+
+        flags["formatter"] = f"{BIOME.name} {BIOME.version}"
+    if flags["lsp"] == "on":
+        from garuda_evals_agent.lsp.servers import SERVERS
+
+        flags["lspServers"] = "; ".join(f"{s.language}: {s.describe()}" for s in SERVERS)
+    if flags["subagents"] == "on":
+        flags["subagentModel"] = options.subagent_model or model
+    return flags
+
+
 class GarudaAgentFactory(AgentFactory):
     """The built-in coding agent on a model chosen with ``-m provider/model``."""
 
@@ -52,8 +91,15 @@ class GarudaAgentFactory(AgentFactory):
 
     def check_settings(self, settings: RunSettings) -> None:
         """Flags, the model spec, the provider and its key: all before the first task."""
-        refuse_unimplemented(settings)
+        check_lsp(settings)
         spec, provider = resolve(settings)
+        options = agent_options(settings)
+        check_format(settings)
+        if options.subagent_model is not None:
+            if options.subagents != "on":
+                raise UsageError("--subagent-model needs --subagents on")
+            sub_spec, sub_provider = resolve_spec(options.subagent_model)
+            sub_provider.check(sub_spec.model, settings)
         if agent_options(settings).batch == "on" and not provider.supports_batch:
             raise UsageError(
                 f"--batch on works with Anthropic models only (the Message Batches API); "
@@ -79,6 +125,7 @@ class GarudaAgentFactory(AgentFactory):
             **provider.describe(spec.model),
             "keepThinking": "on" if options.keep_thinking else "off",
             "batch": "on" if options.batch else "off",
+            **feature_flags(settings, str(spec)),
         }
 
     def create(self, settings: RunSettings) -> Agent:

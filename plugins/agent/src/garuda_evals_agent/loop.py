@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
 import anyio
 
 from garuda_evals.api import Agent, AgentOutcome, AgentTurn, RunSettings, Transcript, Usage
@@ -13,8 +17,8 @@ from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelP
 from garuda_evals_agent.providers.registry import ModelSpec
 from garuda_evals_agent.recovery import MAX_CONSECUTIVE_CUTOFFS, append_user, keep_whole, nudge
 from garuda_evals_agent.retry import RetryPolicy
-from garuda_evals_agent.tools.approver import Approver
-from garuda_evals_agent.tools.registry import TOOLS, dispatch
+from garuda_evals_agent.tools.registry import READ_ONLY, TOOLS, Toolbox, dispatch
+from garuda_evals_agent.tools.todo import TODO_TOOLS, TodoList
 from garuda_evals_agent.transcribe import TurnLog
 
 DEFAULT_MAX_STEPS = 100
@@ -50,11 +54,13 @@ class GarudaAgent(Agent):
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on the task until the model stops calling tools or a limit is reached."""
         client = self.provider.open(self.spec.model, self.settings, self.options)
-        state = TurnState()
+        state = TurnState(model=str(self.spec))
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
             try:
-                stop = await self._loop(turn, client, state, log)
+                toolbox = await self._toolbox(turn, state, transcript)
+                state.tool_calls.update(dict.fromkeys(toolbox.names, 0))
+                stop = await self._loop(turn, client, state, log, toolbox)
             except BaseException as error:
                 cancelled = isinstance(error, anyio.get_cancelled_exc_class())
                 usage = state.meter.usage
@@ -66,23 +72,117 @@ class GarudaAgent(Agent):
                 with anyio.CancelScope(shield=True):
                     await client.aclose()
             log.end(stop, state.steps, state.meter.usage)
-        return AgentOutcome(state.steps, state.meter.usage, stop, state.notices)
+        return AgentOutcome(
+            state.steps,
+            state.meter.usage,
+            stop,
+            state.notices,
+            tool_calls=dict(state.tool_calls),
+            usage_by_model=dict(state.meter.by_model),
+        )
+
+    async def _toolbox(self, turn: AgentTurn, state: TurnState, transcript: Transcript) -> Toolbox:
+        """The built-in tools, plus the ones the A/B flags turn on."""
+        options = agent_options(self.settings)
+        toolbox = Toolbox(list(TOOLS))
+        read_only = Toolbox([tool for tool in TOOLS if tool.name in READ_ONLY])
+        if options.index in ("lookup", "all"):
+            from garuda_evals_agent.index.code_index import LOOKUP_TOOL, CodeIndex
+
+            index = CodeIndex(Path(turn.workspace))
+            toolbox.code_map = index.code_map if options.index == "all" else None
+            for box in (toolbox, read_only):
+                box.specs.append(LOOKUP_TOOL)
+                box.extra["lookup_symbol"] = index.lookup
+        if options.todo == "on":
+            todo = TodoList()
+            toolbox.specs += TODO_TOOLS
+            toolbox.extra["todo_write"] = _sync(todo.write)
+            toolbox.extra["todo_read"] = _sync(todo.read)
+        if options.subagents == "on":
+            from garuda_evals_agent.explore import EXPLORE_TOOL, Explorer
+            from garuda_evals_agent.providers.registry import resolve_spec
+
+            spec, provider = (
+                resolve_spec(options.subagent_model)
+                if options.subagent_model
+                else (self.spec, self.provider)
+            )
+            explorer = Explorer(
+                spec, provider, self.settings, self.options, self.policy, turn, state,
+                transcript, read_only,
+            )  # fmt: skip
+            toolbox.specs.append(EXPLORE_TOOL)
+            toolbox.extra["explore"] = explorer.ask
+        if options.format is not None:
+            await self._formatter(turn, toolbox, options.format == "on")
+        if options.lsp == "on":
+            self._lsp(turn, toolbox)
+        return toolbox
+
+    def _lsp(self, turn: AgentTurn, toolbox: Toolbox) -> None:
+        """``--lsp on``: each edit's result gets the file's diagnostics, from inside the sandbox."""
+        from garuda_evals_agent.lsp.servers import SERVERS, diagnose
+
+        if turn.executor.info().kind != "os":
+            raise RuntimeError("--lsp on runs the language servers in the OS sandbox only")
+        servers = "; ".join(f"{s.language}: {s.describe()}" for s in SERVERS)
+        turn.events("notice", f"--lsp: {servers}")
+
+        async def after_edit(path: Path) -> str | None:
+            return await diagnose(turn, path)
+
+        toolbox.after_edit.append(after_edit)
+
+    def read_only_paths(self) -> tuple[Path, ...]:
+        """With ``--lsp on``: garuda's tools folder, where the servers and the probe live."""
+        from garuda_evals_agent.managed import tools_dir
+
+        if agent_options(self.settings).lsp != "on":
+            return ()
+        return (tools_dir(),)
+
+    async def _formatter(self, turn: AgentTurn, toolbox: Toolbox, after_edits: bool) -> None:
+        """``--format``: the project formatted once now; with ``on``, each edited file too."""
+        from garuda_evals_agent.formatting import Formatter, applies
+
+        workspace = Path(turn.workspace)
+        if not applies(workspace):
+            turn.events(
+                "notice", "--format: not a JavaScript/TypeScript workspace; nothing formatted"
+            )
+            return
+        formatter = Formatter(workspace, turn.task.protected)
+        count = await anyio.to_thread.run_sync(formatter.format_project)
+        turn.events("notice", f"--format: {formatter.describe()} formatted {count} file(s) first")
+        if after_edits:
+
+            async def after_edit(path: Path) -> str | None:
+                return await anyio.to_thread.run_sync(formatter.format_file, path)
+
+            toolbox.after_edit.append(after_edit)
 
     async def _loop(
-        self, turn: AgentTurn, client: ModelClient, state: TurnState, log: TurnLog
+        self,
+        turn: AgentTurn,
+        client: ModelClient,
+        state: TurnState,
+        log: TurnLog,
+        toolbox: Toolbox,
     ) -> str:
-        system = system_prompt(turn.workspace)
+        code_map = toolbox.code_map() if toolbox.code_map is not None else None
+        system = system_prompt(turn.workspace, code_map)
         max_steps = agent_options(self.settings).max_steps or DEFAULT_MAX_STEPS
-        log.start(str(self.spec), system, TOOLS, max_steps, self.options, client.max_output_tokens)
+        tools = toolbox.specs
+        log.start(str(self.spec), system, tools, max_steps, self.options, client.max_output_tokens)
         history = [Message("user", [TextPart(turn.prompt)])]
-        approver = Approver()
         while True:
             if state.steps >= max_steps:
                 self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
                 return "max_steps"
             state.steps += 1
             state.report(turn)
-            request = ModelRequest(system, history, TOOLS, client.max_output_tokens, state.steps)
+            request = ModelRequest(system, history, tools, client.max_output_tokens, state.steps)
             response = await call_model(turn, client, request, state, log, self.policy)
             message, after = response.message, []
             if response.stop_reason == "max_tokens":
@@ -111,8 +211,10 @@ class GarudaAgent(Agent):
                 return response.provider_stop_reason or response.stop_reason
             results: list[ToolResult | TextPart] = []
             for call in calls:
+                state.count_call(call.name)
+                state.report(turn)
                 log.tool_call(call)
-                outcome = await dispatch(call, turn, approver)
+                outcome = await dispatch(call, turn, toolbox)
                 turn.events("tool", log.tool_line(call, outcome))
                 log.tool_result(call, outcome)
                 results.append(ToolResult(call.id, outcome.content, outcome.is_error))
@@ -122,3 +224,10 @@ class GarudaAgent(Agent):
         state.notices.append(text)
         log.notice(text)
         turn.events("notice", text)
+
+
+def _sync(handler: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], Awaitable[str]]:
+    async def run(args: dict[str, Any]) -> str:
+        return handler(args)
+
+    return run

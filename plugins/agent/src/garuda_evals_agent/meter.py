@@ -13,15 +13,16 @@ class UsageMeter:
 
     def __init__(self) -> None:
         self.usage = Usage()
+        self.by_model: dict[str, Usage] = {}
 
-    def add(self, call: CallUsage, note: str = UNREPORTED) -> None:
-        """Count one model call; ``note`` explains an unreported one."""
+    def add(self, call: CallUsage, note: str = UNREPORTED, model: str = "") -> None:
+        """Count one model call of ``model``; ``note`` explains an unreported one."""
         notes: list[str] = []
         if not call.reported:
             notes.append(note)
         if call.cost_usd is None:
             notes.append(call.price_note or "no known price")
-        self.usage = self.usage + Usage(
+        counted = Usage(
             input_tokens=call.input_tokens,
             cache_read_tokens=call.cache_read_tokens,
             cache_write_tokens=call.cache_write_tokens,
@@ -35,8 +36,11 @@ class UsageMeter:
             unreported_requests=0 if call.reported else 1,
             notes=notes,
         )
+        self.usage = self.usage + counted
+        if model:
+            self.by_model[model] = self.by_model.get(model, Usage()) + counted
 
-    def add_lost(self, reservation: int) -> None:
+    def add_lost(self, reservation: int, model: str = "") -> None:
         """A call that broke off after its response began: it may have been billed."""
         lost = CallUsage(reported=False, reservation=reservation, cost_usd=0.0)
-        self.add(lost, "a response broke off after it began; its reservation counts")
+        self.add(lost, "a response broke off after it began; its reservation counts", model)

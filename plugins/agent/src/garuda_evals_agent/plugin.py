@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from garuda_evals.api import OptionsRecord, hookimpl
+from garuda_evals.api import CommandRecord, OptionsRecord, hookimpl
 from garuda_evals_agent.hookspecs import ProviderRecord
 
 if TYPE_CHECKING:  # providers load only when a run uses them
@@ -64,3 +64,19 @@ def garuda_add_hookspecs() -> list[object]:
     from garuda_evals_agent import hookspecs
 
     return [hookspecs]
+
+
+def _lsp_command():  # type: ignore[no-untyped-def]
+    from garuda_evals_agent.lsp.command import lsp
+
+    return lsp
+
+
+@hookimpl
+def garuda_commands() -> Iterator[CommandRecord]:
+    """``garuda lsp``: the managed language servers and Biome; ``--install`` adds them."""
+    yield CommandRecord(
+        name="lsp",
+        description="language servers and Biome for --lsp and --format",
+        load=_lsp_command,
+    )

@@ -22,10 +22,13 @@ BUILD_NOTES = {
 }
 
 
-def system_prompt(workspace: Path) -> str:
-    """BASE, then the build notes of each build file at the workspace's root."""
+def system_prompt(workspace: Path, code_map: str | None = None) -> str:
+    """BASE, then the build notes of each build file at the workspace's root, then the code
+    map (``--index all``)."""
     notes = [note for name, note in BUILD_NOTES.items() if (workspace / name).is_file()]
     text = BASE.format(workspace=workspace)
     if notes:
         text += "\n\nBuild notes:\n" + "\n".join(f"- {note}" for note in notes)
+    if code_map:
+        text += "\n\nCode map (file: symbol:line; lookup_symbol finds more):\n" + code_map
     return text

@@ -21,9 +21,15 @@ class TurnLog:
     (``messagesFrom`` is the index of the first one).
     """
 
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript, subagent: str | None = None) -> None:
         self.transcript = transcript
         self.sent = 0
+        self.subagent = subagent
+
+    def _write(self, kind: str, data: dict[str, Any]) -> None:
+        if self.subagent is not None:
+            data = {"subagent": self.subagent, **data}
+        self.transcript.write(kind, data)
 
     def start(
         self,
@@ -35,7 +41,7 @@ class TurnLog:
         max_tokens: int,
     ) -> None:
         """The turn's fixed parts."""
-        self.transcript.write(
+        self._write(
             "start",
             {
                 "model": model,
@@ -52,7 +58,7 @@ class TurnLog:
         """A model call's request body, as it is sent (once per step, retries included)."""
         body = {k: v for k, v in wire_request.items() if k not in _UNCHANGED}
         messages = body.pop("messages", [])
-        self.transcript.write(
+        self._write(
             "request",
             {
                 "step": step,
@@ -65,7 +71,7 @@ class TurnLog:
 
     def response(self, step: int, response: ModelResponse) -> None:
         """A model call's response, as received (assembled from the stream)."""
-        self.transcript.write(
+        self._write(
             "response",
             {
                 "step": step,
@@ -79,24 +85,22 @@ class TurnLog:
 
     def retry(self, step: int, attempt: int, wait_s: float, error: BaseException) -> None:
         """A failed attempt that will be retried."""
-        self.transcript.write(
+        self._write(
             "retry",
             {"step": step, "attempt": attempt, "waitS": round(wait_s, 3), "error": str(error)},
         )
 
     def failed(self, step: int, attempt: int, error: BaseException) -> None:
         """The last failed attempt: no retry is left."""
-        self.transcript.write("failed", {"step": step, "attempt": attempt, "error": str(error)})
+        self._write("failed", {"step": step, "attempt": attempt, "error": str(error)})
 
     def tool_call(self, call: ToolCall) -> None:
         """A tool call the model made."""
-        self.transcript.write(
-            "tool_call", {"id": call.id, "name": call.name, "input": call.arguments}
-        )
+        self._write("tool_call", {"id": call.id, "name": call.name, "input": call.arguments})
 
     def tool_result(self, call: ToolCall, outcome: ToolOutcome) -> None:
         """What the tool returned (a denial included)."""
-        self.transcript.write(
+        self._write(
             "tool_result",
             {
                 "id": call.id,
@@ -109,14 +113,14 @@ class TurnLog:
 
     def notice(self, text: str) -> None:
         """A notice (step limit, output limit)."""
-        self.transcript.write("notice", {"message": text})
+        self._write("notice", {"message": text})
 
     def end(self, stop: str, steps: int, usage: Usage, error: BaseException | None = None) -> None:
         """The turn's end."""
         data: dict[str, Any] = {"stopReason": stop, "steps": steps, "usage": usage.model_dump()}
         if error is not None:
             data["error"] = f"{type(error).__name__}: {error}"
-        self.transcript.write("end", data)
+        self._write("end", data)
 
     @staticmethod
     def tool_line(call: ToolCall, outcome: ToolOutcome) -> str:

@@ -50,8 +50,15 @@ def resolve(
     settings: RunSettings, registry: PluginRegistry | None = None
 ) -> tuple[ModelSpec, ModelProvider]:
     """The model spec of this run and its loaded provider."""
+    return resolve_spec(model_spec_text(settings), registry)
+
+
+def resolve_spec(
+    text: str, registry: PluginRegistry | None = None
+) -> tuple[ModelSpec, ModelProvider]:
+    """The model spec ``text`` (``provider/model``) and its loaded provider."""
     records = (registry or get_registry()).collect("garuda_model_providers")
-    spec = parse_spec(model_spec_text(settings), sorted(records))
+    spec = parse_spec(text, sorted(records))
     found = records.get(spec.provider)
     if found is None:
         raise UsageError(

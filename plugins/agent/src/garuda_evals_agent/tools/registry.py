@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from garuda_evals.api import AgentTurn
 from garuda_evals_agent.messages import ToolCall, ToolSpec
@@ -11,7 +13,7 @@ from garuda_evals_agent.tools import files
 from garuda_evals_agent.tools.approver import Approver
 from garuda_evals_agent.tools.command import run_command
 from garuda_evals_agent.tools.output import clip
-from garuda_evals_agent.tools.paths import ToolError
+from garuda_evals_agent.tools.paths import ToolError, inside
 
 
 def _schema(required: list[str], **properties: dict[str, object]) -> dict[str, object]:
@@ -61,6 +63,8 @@ TOOLS = [
     ),
 ]
 
+READ_ONLY = ("read_file", "list_files", "search_files")
+
 _FILE_TOOLS = {
     "read_file": files.read_file,
     "list_files": files.list_files,
@@ -79,21 +83,54 @@ class ToolOutcome:
     denied: bool = False
 
 
-async def dispatch(call: ToolCall, turn: AgentTurn, approver: Approver) -> ToolOutcome:
+Extra = Callable[[dict[str, Any]], Awaitable[str]]
+# Runs after a successful write_file or edit_file on that file: a note for the result, or None.
+AfterEdit = Callable[[Path], Awaitable[str | None]]
+EDIT_TOOLS = ("write_file", "edit_file")
+
+
+@dataclass
+class Toolbox:
+    """The tools one loop offers: their definitions, the approver, and the handlers of the
+    optional tools (todo, explore, lookup) next to the built-in ones."""
+
+    specs: list[ToolSpec]
+    approver: Approver = field(default_factory=Approver)
+    extra: dict[str, Extra] = field(default_factory=dict)
+    code_map: Callable[[], str] | None = None
+    after_edit: list[AfterEdit] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the offered tools."""
+        return [spec.name for spec in self.specs]
+
+
+async def dispatch(call: ToolCall, turn: AgentTurn, toolbox: Toolbox) -> ToolOutcome:
     """Run one tool call; every failure becomes an error result for the model."""
     try:
+        if call.name not in toolbox.names:
+            known = ", ".join(toolbox.names)
+            return ToolOutcome(f"unknown tool '{call.name}'; the tools are: {known}", True)
         if call.name == "run_command":
-            decision = approver.check_command(str(call.arguments.get("command", "")))
+            decision = toolbox.approver.check_command(str(call.arguments.get("command", "")))
             if not decision.allowed:
                 message = decision.message(str(call.arguments.get("command")))
                 return ToolOutcome(message, True, denied=True)
             output, failed = await run_command(turn, call.arguments)
             return ToolOutcome(output, failed)
-        handler = _FILE_TOOLS.get(call.name)
-        if handler is None:
-            known = ", ".join(spec.name for spec in TOOLS)
-            return ToolOutcome(f"unknown tool '{call.name}'; the tools are: {known}", True)
-        return ToolOutcome(clip(handler(Path(turn.workspace), call.arguments)), False)
+        extra = toolbox.extra.get(call.name)
+        if extra is not None:
+            return ToolOutcome(clip(await extra(call.arguments)), False)
+        handler = _FILE_TOOLS[call.name]
+        content = clip(handler(Path(turn.workspace), call.arguments))
+        if call.name in EDIT_TOOLS:
+            edited = inside(Path(turn.workspace), call.arguments["path"])
+            for hook in toolbox.after_edit:
+                note = await hook(edited)
+                if note:
+                    content += f"\n{note}"
+        return ToolOutcome(content, False)
     except ToolError as error:
         return ToolOutcome(f"error: {error}", True)
     except (OSError, ValueError, TypeError, KeyError) as error:

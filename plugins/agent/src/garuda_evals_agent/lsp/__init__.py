@@ -1,0 +1,1 @@
+"""LSP diagnostics for ``--lsp on`` and ``garuda lsp``."""
