@@ -94,9 +94,7 @@ def test_a_bare_testsuite_root_is_read_like_surefire_writes_it(tmp_path: Path) -
 
 
 def _run(task: str, status: Status, usage: Usage, steps: int = 2, ms: int = 1000) -> TaskResult:
-    return TaskResult(
-        task=task, suite="s", status=status, steps=steps, usage=usage, duration_ms=ms
-    )
+    return TaskResult(task=task, suite="s", status=status, steps=steps, usage=usage, duration_ms=ms)
 
 
 KNOWN = Usage(input_tokens=100, output_tokens=20, cost_usd=0.5)

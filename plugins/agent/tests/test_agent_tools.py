@@ -37,7 +37,14 @@ def test_deny_rules_catch_every_simple_command(command):
 
 @pytest.mark.parametrize(
     "command",
-    ["rm -r build", "python3 -m pytest -q", "git status", "echo curl", "echo 'rm -rf x'", "xsudo ls"],
+    [
+        "rm -r build",
+        "python3 -m pytest -q",
+        "git status",
+        "echo curl",
+        "echo 'rm -rf x'",
+        "xsudo ls",
+    ],
 )
 def test_other_commands_are_allowed(command):
     assert Approver().check_command(command).allowed

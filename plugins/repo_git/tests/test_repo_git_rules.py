@@ -80,7 +80,7 @@ def test_requirements_files_are_manifests(name: str) -> None:
 
 
 # passes when the deleted test is still there, or when the commit's code is
-NEW_OR_STALE = f"test -e tests/test_old.py || test -e src/new.py; code=$?; printf '<testsuite><testcase name=\"t\"/></testsuite>' > {{junit}}; exit $code"
+NEW_OR_STALE = "test -e tests/test_old.py || test -e src/new.py; code=$?; printf '<testsuite><testcase name=\"t\"/></testsuite>' > {junit}; exit $code"
 
 
 def test_a_test_the_commit_deletes_is_deleted_at_the_parent_too(
@@ -88,7 +88,9 @@ def test_a_test_the_commit_deletes_is_deleted_at_the_parent_too(
 ) -> None:
     repo = git_repo(tmp_path / "repo")
     parent = repo.commit("start", {"src/a.py": "", "tests/test_old.py": ""})
-    sha = repo.commit("replace", {"src/new.py": "", "tests/test_new.py": ""}, ("tests/test_old.py",))
+    sha = repo.commit(
+        "replace", {"src/new.py": "", "tests/test_new.py": ""}, ("tests/test_old.py",)
+    )
     candidate = prove.Candidate(
         commit=Commit(sha=sha, parent=parent, subject="replace", message="replace"),
         test_files={"tests/test_new.py": ""},
