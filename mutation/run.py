@@ -6,12 +6,13 @@ it survives when they pass. Survivors listed in ``mutation/equivalent.txt`` (wit
 reason they cannot change behaviour) are left out of the count; every other survivor is
 printed. The last line is ``N mutants, K killed (P%)``.
 
-    .venv/bin/python mutation/run.py [--list] [--module NAME ...] [--workers-timeout-factor F]
+    .venv/bin/python mutation/run.py [--list] [--report-only] [--module NAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import subprocess
 import sys
@@ -183,9 +184,31 @@ def _baseline(module: Module) -> float:
     return time.monotonic() - started
 
 
-def _skip_unkept(db: WorkDB) -> None:
+def annotation_lines(path: Path) -> set[int]:
+    """Lines inside type annotations: never evaluated here (``from __future__ import
+    annotations``), so a mutant there (``str | None`` to ``str & None``) cannot change anything."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        annotations = []
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            annotations.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            annotations.append(node.returns)
+        for annotation in annotations:
+            end = annotation.end_lineno or annotation.lineno
+            lines.update(range(annotation.lineno, end + 1))
+    return lines
+
+
+def _counted(operator: str, line: int, annotated: set[int]) -> bool:
+    return bool(KEPT_OPERATORS.match(operator)) and not (
+        "BinaryOperator_BitOr" in operator and line in annotated
+    )
+
+
+def _skip_unkept(db: WorkDB, annotated: set[int]) -> None:
     for item in list(db.pending_work_items):
-        if not all(KEPT_OPERATORS.match(m.operator_name) for m in item.mutations):
+        if not all(_counted(m.operator_name, m.start_pos[0], annotated) for m in item.mutations):
             db.set_result(
                 item.job_id,
                 WorkResult(output="operator not kept", worker_outcome=WorkerOutcome.SKIPPED),
@@ -203,8 +226,9 @@ def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
     subprocess.run(
         [Path(sys.executable).parent / "cosmic-ray", "init", config, session], cwd=ROOT, check=True
     )
+    annotated = annotation_lines(source_path)
     with use_db(str(session), WorkDB.Mode.open) as db:
-        _skip_unkept(db)
+        _skip_unkept(db, annotated)
         pending = sum(1 for _ in db.pending_work_items)
     if count_only:
         print(f"{module.name}: {pending} mutants")
@@ -218,7 +242,17 @@ def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
     finally:
         if source_path.read_bytes() != original:
             source_path.write_bytes(original)
-    lines = original.decode("utf-8").splitlines()
+    return read_session(module)
+
+
+def read_session(module: Module) -> list[Mutant]:
+    """The mutants a finished session of ``module`` ran, and whether each was killed."""
+    source_path = ROOT / module.path
+    session = WORK / f"{module.name}.sqlite"
+    if not session.is_file():
+        sys.exit(f"{module.name}: no session {session.relative_to(ROOT)} to report")
+    lines = source_path.read_text(encoding="utf-8").splitlines()
+    annotated = annotation_lines(source_path)
     mutants: list[Mutant] = []
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
@@ -226,6 +260,8 @@ def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
                 continue
             (mutation,) = item.mutations
             line = mutation.start_pos[0]
+            if not _counted(mutation.operator_name, line, annotated):
+                continue
             killed = result.test_outcome is not TestOutcome.SURVIVED
             source = lines[line - 1].strip()
             mutants.append(Mutant(module.name, line, mutation.operator_name, source, killed))
@@ -237,6 +273,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--module", action="append", help="only this module (repeatable)")
     parser.add_argument("--list", action="store_true", help="count the mutants, run nothing")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="report the sessions already in .mutation/ (a run done module by module)",
+    )
     args = parser.parse_args()
     known = {module.name: module for module in MODULES}
     for name in args.module or []:
@@ -248,7 +289,7 @@ def main() -> int:
     rows: list[tuple[str, int, int, int]] = []
     survivors: list[Mutant] = []
     for module in chosen:
-        mutants = mutate(module, count_only=args.list)
+        mutants = read_session(module) if args.report_only else mutate(module, count_only=args.list)
         if args.list:
             continue
         listed = [m for m in mutants if (m.module, m.operator, m.source) in equivalent]
