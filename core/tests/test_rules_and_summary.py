@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from garuda_evals.checks.base import TestCase, TestEvidence
-from garuda_evals.checks.junit import JUnitCheckRunner, read_junit
+from garuda_evals.checks.junit import EVIDENCE_DIR, JUnitCheckRunner, read_junit
 from garuda_evals.executors.base import CommandResult
-from garuda_evals.judging.verdict import Ruling, rule
+from garuda_evals.judging.verdict import Ruling, by_id, rule
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
 from garuda_evals.report.summary import summarize, task_means
@@ -148,3 +148,67 @@ def test_known_totals_count_every_kind_and_the_cache_share() -> None:
     assert summary.scored_rate == 1.0 and summary.attempted_rate == 0.5
     empty = summarize([])
     assert empty.scored_rate is None and empty.attempted_rate is None and empty.tokens == 0
+
+
+def test_a_test_reported_twice_keeps_its_worst_outcome() -> None:
+    def kept(*outcomes: str) -> str:
+        cases = [TestCase("t::a", outcome) for outcome in outcomes]  # type: ignore[arg-type]
+        return by_id(cases)["t::a"].outcome
+
+    assert kept("skipped", "failed") == "failed"
+    assert kept("failed", "skipped") == "failed"
+    assert kept("passed", "skipped") == "skipped"
+    assert kept("failed", "error") == "error"
+    assert kept("error", "failed", "passed") == "error"
+
+
+def test_links_are_not_read_as_reports(tmp_path: Path) -> None:
+    real = tmp_path / "real.xml"
+    real.write_text('<testsuite><testcase name="a"/></testsuite>')
+    link = tmp_path / "link.xml"
+    link.symlink_to(real)
+    assert read_junit((link,)).tests_ran is None
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "planted.xml").symlink_to(real)
+    assert read_junit((folder,)).tests_ran is None
+    (tmp_path / "linked-folder").symlink_to(folder)
+    assert read_junit((tmp_path / "linked-folder",)).tests_ran is None
+    assert read_junit((real,)).tests_ran == 1
+
+
+def test_a_long_failure_message_is_cut_at_2000_characters(tmp_path: Path) -> None:
+    report = tmp_path / "r.xml"
+    report.write_text(
+        f'<testsuite><testcase name="a"><failure message="{"m" * 1990}">{"t" * 50}'
+        "</failure></testcase></testsuite>"
+    )
+    (case,) = read_junit((report,)).cases
+    assert case.message == "m" * 1990 + "\n" + "t" * 9
+
+
+def test_plan_removes_stale_reports_and_links_without_following_them(tmp_path: Path) -> None:
+    workspace, outside = tmp_path / "work", tmp_path / "outside"
+    workspace.mkdir()
+    outside.mkdir()
+    (outside / "keep.xml").write_text("<testsuite/>")
+    (workspace / EVIDENCE_DIR).write_text("a file where the folder goes")
+    plan = JUnitCheckRunner("junit").plan("pytest --junitxml={junit}", workspace)
+    (report,) = plan.evidence_paths
+    assert report.parent == workspace / EVIDENCE_DIR and report.parent.is_dir()
+    assert plan.command == f"pytest --junitxml={report}"
+    assert not report.exists()
+
+    (workspace / "target").mkdir()
+    (workspace / "target" / "reports").symlink_to(outside, target_is_directory=True)
+    surefire = JUnitCheckRunner("surefire", report_dir="target/reports")
+    plan = surefire.plan("mvn test", workspace)
+    assert plan.command == "mvn test" and plan.evidence_paths == (workspace / "target/reports",)
+    assert not (workspace / "target" / "reports").exists()
+    assert (outside / "keep.xml").is_file()
+    assert not (workspace / EVIDENCE_DIR).exists()
+
+    (workspace / "target" / "reports").mkdir()
+    (workspace / "target" / "reports" / "TEST-old.xml").write_text("<testsuite/>")
+    surefire.plan("mvn test", workspace)
+    assert not (workspace / "target" / "reports").exists()
