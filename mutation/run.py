@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -245,6 +246,27 @@ def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
     return read_session(module)
 
 
+def retest_survivors(module: Module) -> None:
+    """Forget the survivors' results in ``module``'s session and run just those again."""
+    session = WORK / f"{module.name}.sqlite"
+    if not session.is_file():
+        sys.exit(f"{module.name}: no session {session.relative_to(ROOT)} to run again")
+    with sqlite3.connect(session) as db:
+        db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+    source_path = ROOT / module.path
+    original = source_path.read_bytes()
+    config = _config(module, 3 * _baseline(module) + 20)
+    try:
+        subprocess.run(
+            [Path(sys.executable).parent / "cosmic-ray", "exec", config, session],
+            cwd=ROOT,
+            check=True,
+        )
+    finally:
+        if source_path.read_bytes() != original:
+            source_path.write_bytes(original)
+
+
 def read_session(module: Module) -> list[Mutant]:
     """The mutants a finished session of ``module`` ran, and whether each was killed."""
     source_path = ROOT / module.path
@@ -274,6 +296,11 @@ def main() -> int:
     parser.add_argument("--module", action="append", help="only this module (repeatable)")
     parser.add_argument("--list", action="store_true", help="count the mutants, run nothing")
     parser.add_argument(
+        "--retest-survivors",
+        action="store_true",
+        help="run the survivors of the sessions in .mutation/ again (after adding tests)",
+    )
+    parser.add_argument(
         "--report-only",
         action="store_true",
         help="report the sessions already in .mutation/ (a run done module by module)",
@@ -289,7 +316,13 @@ def main() -> int:
     rows: list[tuple[str, int, int, int]] = []
     survivors: list[Mutant] = []
     for module in chosen:
-        mutants = read_session(module) if args.report_only else mutate(module, count_only=args.list)
+        if args.retest_survivors:
+            retest_survivors(module)
+        mutants = (
+            read_session(module)
+            if args.report_only or args.retest_survivors
+            else mutate(module, count_only=args.list)
+        )
         if args.list:
             continue
         listed = [m for m in mutants if (m.module, m.operator, m.source) in equivalent]
