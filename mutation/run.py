@@ -42,11 +42,7 @@ class Module:
 
 
 MODULES = (
-    Module(
-        "verdict",
-        f"{CORE}/judging/verdict.py",
-        (f"{CORE_TESTS}/test_rules_and_summary.py", f"{CORE_TESTS}/test_judge.py"),
-    ),
+    Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge.py",)),
     Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judge.py",)),
     Module("files", f"{CORE}/judging/files.py", (f"{CORE_TESTS}/test_judge.py",)),

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from garuda_evals.checks.base import TestCase, TestEvidence
+from garuda_evals.checks.base import Canaries, TestCase, TestEvidence
 from garuda_evals.checks.junit import EVIDENCE_DIR, JUnitCheckRunner, read_junit
 from garuda_evals.executors.base import CommandResult
-from garuda_evals.judging.verdict import Ruling, by_id, rule
+from garuda_evals.judging.verdict import TAMPERED, Ruling, by_id, listed, rule
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
 from garuda_evals.report.summary import summarize, task_means
@@ -212,3 +212,104 @@ def test_plan_removes_stale_reports_and_links_without_following_them(tmp_path: P
     (workspace / "target" / "reports" / "TEST-old.xml").write_text("<testsuite/>")
     surefire.plan("mvn test", workspace)
     assert not (workspace / "target" / "reports").exists()
+
+
+def test_reasons_name_five_ids_and_count_the_rest() -> None:
+    assert listed(["a", "b", "c", "d", "e"]) == "a, b, c, d, e"
+    assert listed(["a", "b", "c", "d", "e", "f", "g"]) == "a, b, c, d, e (+2 more)"
+    failing = tuple(TestCase(f"t::{n}", "failed") for n in "abcdef")
+    evidence = TestEvidence(tests_ran=6, failed=6, cases=failing)
+    assert _rule(_result(1), evidence).reason == (
+        "check exited 1: 6 failed: t::a, t::b, t::c, t::d, t::e (+1 more)"
+    )
+
+
+CANARIES = Canaries(files={}, must_fail="t::fail", must_pass="t::pass")
+FAILED_WITH_NONCE = TestCase("t::fail", "failed", "assert 1 == 2: nonce-1")
+
+
+def _with_canaries(
+    *cases: TestCase, code: int | None = 1, expected: list[str] | None = None
+) -> str | None:
+    evidence = TestEvidence(tests_ran=len(cases), cases=cases)
+    return rule(
+        _result(code),
+        evidence,
+        runner=JUnitCheckRunner("junit"),
+        limit_s=30,
+        canaries=CANARIES,
+        nonce="nonce-1",
+        expected=expected,
+    ).reason
+
+
+@pytest.mark.parametrize(
+    ("cases", "problem"),
+    [
+        ((TestCase("t::pass", "passed"),), "the must-fail canary test is missing from the report"),
+        (
+            (TestCase("t::fail", "passed"), TestCase("t::pass", "passed")),
+            "the must-fail canary test was reported passed",
+        ),
+        (
+            (TestCase("t::fail", "skipped"), TestCase("t::pass", "passed")),
+            "the must-fail canary test was reported skipped",
+        ),
+        (
+            (TestCase("t::fail", "failed", "other"), TestCase("t::pass", "passed")),
+            "the must-fail canary test failed without its own message",
+        ),
+        ((FAILED_WITH_NONCE,), "the must-pass canary test is missing from the report"),
+        (
+            (FAILED_WITH_NONCE, TestCase("t::pass", "skipped")),
+            "the must-pass canary test was reported skipped",
+        ),
+    ],
+)
+def test_each_canary_problem_is_named(cases: tuple[TestCase, ...], problem: str) -> None:
+    assert _with_canaries(*cases, TestCase("t::real", "passed")) == f"{TAMPERED}: {problem}"
+
+
+def test_canaries_as_planted_leave_the_task_tests_to_decide() -> None:
+    passing = TestCase("t::pass", "passed")
+    error_canary = TestCase("t::fail", "error", "boom nonce-1")
+    assert _with_canaries(FAILED_WITH_NONCE, passing, TestCase("t::real", "passed")) is None
+    assert _with_canaries(error_canary, passing, TestCase("t::real", "passed")) is None
+    assert _with_canaries(FAILED_WITH_NONCE, passing, TestCase("t::real", "passed"), code=0) == (
+        f"{TAMPERED}: the check exited 0 although a test failed"
+    )
+    assert _with_canaries(FAILED_WITH_NONCE, passing, TestCase("t::real", "failed")) == (
+        "check exited 1: 1 failed: t::real"
+    )
+    assert _with_canaries(FAILED_WITH_NONCE, passing) == "check exited 1 but no test ran ()"
+
+
+def test_expected_tests_each_present_and_passed() -> None:
+    planted = (FAILED_WITH_NONCE, TestCase("t::pass", "passed"))
+    cases = (*planted, TestCase("t::a", "passed"), TestCase("t::b", "skipped"))
+    assert _with_canaries(*cases, expected=["t::a"]) is None
+    assert _with_canaries(*cases, expected=["t::a", "t::b", "t::c"]) == (
+        "expected tests did not pass (not passed: t::b (skipped); missing from the report: t::c)"
+    )
+    assert _with_canaries(*cases, expected=["t::c"]) == (
+        "expected tests did not pass (missing from the report: t::c)"
+    )
+    assert _with_canaries(*cases, expected=["t::b"]) == (
+        "expected tests did not pass (not passed: t::b (skipped))"
+    )
+
+
+def test_without_canaries_failures_and_exit_codes_decide() -> None:
+    passed, failed = TestCase("t::a", "passed"), TestCase("t::b", "failed")
+    both = TestEvidence(tests_ran=2, failed=1, cases=(passed, failed))
+    assert _rule(_result(0), both).reason == (
+        "check exited 0 but the runner reports failures: t::b"
+    )
+    assert _rule(_result(1), both).reason == "check exited 1: 1 failed: t::b"
+    one = TestEvidence(tests_ran=1, cases=(passed,))
+    assert _rule(_result(3), one).reason == "check exited 3: boom"
+    assert _rule(_result(0), one) == Ruling(True)
+    errored = TestEvidence(tests_ran=1, cases=(TestCase("t::c", "error"),))
+    assert _rule(_result(0), errored).reason == (
+        "check exited 0 but the runner reports failures: t::c"
+    )
