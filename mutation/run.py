@@ -115,13 +115,15 @@ class Mutant:
     line: int
     operator: str
     source: str
+    mutated: str
     killed: bool
 
 
 def equivalent_entries() -> set[tuple[str, str, str]]:
-    """``(module name, operator, stripped source line)`` of the listed equivalent mutants.
+    """``(module name, source line, mutated line)`` of the listed equivalent mutants.
 
-    A line of the file is ``module | operator | source line | reason``; ``#`` starts a comment.
+    A line of the file is ``module | source line | mutated line | reason`` (lines stripped);
+    ``#`` starts a comment.
     """
     entries: set[tuple[str, str, str]] = set()
     if not EQUIVALENT.is_file():
@@ -132,7 +134,7 @@ def equivalent_entries() -> set[tuple[str, str, str]]:
             continue
         parts = [part.strip() for part in line.split(" | ")]
         if len(parts) != 4 or not parts[3]:
-            sys.exit(f"{EQUIVALENT.name}:{number}: want 'module | operator | source | reason'")
+            sys.exit(f"{EQUIVALENT.name}:{number}: want 'module | source | mutated | reason'")
         entries.add((parts[0], parts[1], parts[2]))
     return entries
 
@@ -242,6 +244,14 @@ def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
     return read_session(module)
 
 
+def _mutated_line(diff: str, source: str) -> str:
+    """The first added line of a mutant's diff (the mutated source line), stripped."""
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            return line[1:].strip()
+    return source
+
+
 def retest_survivors(module: Module) -> None:
     """Forget the survivors' results in ``module``'s session and run just those again."""
     session = WORK / f"{module.name}.sqlite"
@@ -282,7 +292,10 @@ def read_session(module: Module) -> list[Mutant]:
                 continue
             killed = result.test_outcome is not TestOutcome.SURVIVED
             source = lines[line - 1].strip()
-            mutants.append(Mutant(module.name, line, mutation.operator_name, source, killed))
+            mutated = _mutated_line(result.diff or "", source)
+            mutants.append(
+                Mutant(module.name, line, mutation.operator_name, source, mutated, killed)
+            )
     return mutants
 
 
@@ -321,7 +334,7 @@ def main() -> int:
         )
         if args.list:
             continue
-        listed = [m for m in mutants if (m.module, m.operator, m.source) in equivalent]
+        listed = [m for m in mutants if (m.module, m.source, m.mutated) in equivalent]
         counted = [m for m in mutants if m not in listed]
         killed = sum(1 for m in counted if m.killed)
         survivors += [m for m in counted if not m.killed]
@@ -331,7 +344,7 @@ def main() -> int:
         return 0
     print("\nsurvivors (kill them with a test, or list them in mutation/equivalent.txt):")
     for m in survivors:
-        print(f"  {m.module} | {m.operator} | {m.source}    (line {m.line})")
+        print(f"  {m.module} | {m.source} | {m.mutated}    (line {m.line}, {m.operator})")
     print("\nper module:")
     for name, total, killed, listed in rows:
         share = f"{100 * killed / total:5.1f}%" if total else "    -"
