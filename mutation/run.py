@@ -76,7 +76,10 @@ MODULES = (
     Module(
         "repo_prove",
         f"{PLUGINS}/repo_git/src/garuda_evals_repo_git/prove.py",
-        (f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",),
+        (
+            f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",
+            f"{PLUGINS}/repo_git/tests/test_repo_git_prove.py",
+        ),
     ),
     Module(
         "approver",
