@@ -21,7 +21,7 @@ def _result(code: int | None, *, timed_out: bool = False) -> CommandResult:
 
 
 def _rule(result: CommandResult, evidence: TestEvidence, limit_s: float = 30) -> Ruling:
-    return rule(
+    ruling = rule(
         result,
         evidence,
         runner=JUnitCheckRunner("junit"),
@@ -30,6 +30,8 @@ def _rule(result: CommandResult, evidence: TestEvidence, limit_s: float = 30) ->
         nonce="n",
         expected=None,
     )
+    assert ruling.passed is (ruling.reason is None), ruling
+    return ruling
 
 
 def test_a_runner_that_counts_zero_tests_and_exits_0_fails() -> None:
@@ -232,7 +234,7 @@ def _with_canaries(
     *cases: TestCase, code: int | None = 1, expected: list[str] | None = None
 ) -> str | None:
     evidence = TestEvidence(tests_ran=len(cases), cases=cases)
-    return rule(
+    ruling = rule(
         _result(code),
         evidence,
         runner=JUnitCheckRunner("junit"),
@@ -240,7 +242,9 @@ def _with_canaries(
         canaries=CANARIES,
         nonce="nonce-1",
         expected=expected,
-    ).reason
+    )
+    assert ruling.passed is (ruling.reason is None), ruling
+    return ruling.reason
 
 
 @pytest.mark.parametrize(
@@ -313,3 +317,11 @@ def test_without_canaries_failures_and_exit_codes_decide() -> None:
     assert _rule(_result(0), errored).reason == (
         "check exited 0 but the runner reports failures: t::c"
     )
+
+
+def test_the_exit_reason_keeps_200_characters_of_the_last_line() -> None:
+    long = CommandResult(exit_code=1, output="first\n" + "x" * 300, timed_out=False, duration_ms=1)
+    one = TestEvidence(tests_ran=1, cases=(TestCase("t::a", "passed"),))
+    assert _rule(long, one).reason == "check exited 1: " + "x" * 200
+    assert _rule(long, TestEvidence(tests_ran=None)).reason == "check exited 1: " + "x" * 200
+    assert _rule(long, TestEvidence(tests_ran=1)).reason == "check exited 1: " + "x" * 200
