@@ -107,3 +107,13 @@ def test_a_test_the_commit_deletes_is_deleted_at_the_parent_too(
     verdict = anyio.run(prover.prove, candidate)
     assert verdict.reason is None, verdict
     assert verdict.passed_tests == ["t"]
+
+
+def test_no_files_binary_files_and_package_json_that_is_not_an_object() -> None:
+    assert _reason() == rules.NO_FILES
+    binary = [*_files("tests/test_a.py", "src/a.py"), Change("M", "src/logo.png", True)]
+    assert rules.skip_reason(binary, _no_package_json) == rules.BINARY
+    assert rules.dependency_change("[1]", "{}") and rules.dependency_change("{}", "[1]")
+    assert rules.dependency_change(None, '{"dependencies": {"x": "1"}}')
+    assert not rules.dependency_change(None, '{"name": "a"}')
+    assert not rules.dependency_change('{"name": "a"}', None)
