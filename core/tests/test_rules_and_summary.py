@@ -162,6 +162,8 @@ def test_a_test_reported_twice_keeps_its_worst_outcome() -> None:
     assert kept("passed", "skipped") == "skipped"
     assert kept("failed", "error") == "error"
     assert kept("error", "failed", "passed") == "error"
+    first, again = TestCase("t::a", "failed", "first"), TestCase("t::a", "failed", "again")
+    assert by_id([first, again])["t::a"].message == "first"
 
 
 def test_links_are_not_read_as_reports(tmp_path: Path) -> None:

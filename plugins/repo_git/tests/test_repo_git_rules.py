@@ -117,3 +117,10 @@ def test_no_files_binary_files_and_package_json_that_is_not_an_object() -> None:
     assert rules.dependency_change(None, '{"dependencies": {"x": "1"}}')
     assert not rules.dependency_change(None, '{"name": "a"}')
     assert not rules.dependency_change('{"name": "a"}', None)
+
+
+@pytest.mark.parametrize("name", ["package-lock.json", "yarn.lock", "uv.lock", "pyproject.toml"])
+def test_lock_files_and_manifests_other_than_package_json(name: str) -> None:
+    assert rules.is_lock_or_manifest(f"web/{name}")
+    assert _reason("tests/test_a.py", "src/a.py", name) == rules.LOCK_OR_MANIFEST
+    assert not rules.is_lock_or_manifest("web/package.json")
