@@ -6,7 +6,7 @@ it survives when they pass. Survivors listed in ``mutation/equivalent.txt`` (wit
 reason they cannot change behaviour) are left out of the count; every other survivor is
 printed. The last line is ``N mutants, K killed (P%)``.
 
-    .venv/bin/python mutation/run.py [--list] [--report-only] [--module NAME ...]
+    .venv/bin/python mutation/run.py [--list] [--report-only] [--retest-survivors] [--module NAME ...]
 """
 
 from __future__ import annotations
@@ -302,6 +302,24 @@ def read_session(module: Module) -> list[Mutant]:
     return mutants
 
 
+def in_scratch_clone(argv: list[str]) -> int:
+    """Run this script with ``--here`` in a clone of HEAD with its own environment.
+
+    A mutant of code that removes folders may remove more than it should (one run emptied
+    its checkout): it can only reach the clone. The clone follows HEAD at every run.
+    """
+    tree = WORK / "tree"
+    WORK.mkdir(exist_ok=True)
+    if not (tree / ".git").is_dir():
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(tree)], check=True)
+    subprocess.run(["git", "-C", str(tree), "fetch", "-q", str(ROOT), "HEAD"], check=True)
+    subprocess.run(["git", "-C", str(tree), "reset", "-q", "--hard", "FETCH_HEAD"], check=True)
+    uv = ROOT / ".uv-bootstrap" / "bin" / "uv"
+    subprocess.run([str(uv), "sync", "-q", "--all-packages", "--locked"], cwd=tree, check=True)
+    python = tree / ".venv" / "bin" / "python"
+    return subprocess.run([str(python), "mutation/run.py", "--here", *argv], cwd=tree).returncode
+
+
 def main() -> int:
     """Run the chosen modules and print the per-module breakdown and the totals line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -317,7 +335,14 @@ def main() -> int:
         action="store_true",
         help="report the sessions already in .mutation/ (a run done module by module)",
     )
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="mutate this checkout itself (default: a scratch clone in .mutation/tree)",
+    )
     args = parser.parse_args()
+    if not args.here:
+        return in_scratch_clone(sys.argv[1:])
     known = {module.name: module for module in MODULES}
     for name in args.module or []:
         if name not in known:
