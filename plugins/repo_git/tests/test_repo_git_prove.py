@@ -132,3 +132,38 @@ def test_a_check_that_fails_where_the_proof_passed(case: dict[str, Any]) -> None
 
 
 TOP_TEST = "import helper\n\n\ndef test_top():\n    assert helper.VALUE == 2\n"
+
+
+def test_a_task_test_in_a_new_folder_is_written_at_the_parent(case: dict[str, Any]) -> None:
+    case["candidate"].test_files = {"tests/unit/deep/test_new.py": "new test"}
+    given = 'grep -q "new test" tests/unit/deep/test_new.py && exit 1; exit 0'
+    script = f"{LOG}; {JUNIT}; if {FIXED}; then exit 0; else {given}; fi"
+    assert _prove(case, script).reason is None
+
+
+def test_a_pytest_fix_is_proved_and_its_check_passes(case: dict[str, Any]) -> None:
+    repo = case["repo"]
+    parent = repo.commit("calc", {"src/calc.py": "def add(a, b):\n    return a - b\n"})
+    sha = repo.commit(
+        "fix add",
+        {"src/calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": CALC_TEST},
+    )
+    case["candidate"] = prove.Candidate(
+        commit=Commit(sha=sha, parent=parent, subject="fix add", message="fix add"),
+        test_files={"tests/test_calc.py": CALC_TEST},
+        deleted_tests=[],
+        run_files=["tests/test_calc.py"],
+    )
+    command = TestCommand(
+        base="python -m pytest", kind="pytest", prefix=f"{sys.executable} -m pytest"
+    )
+    verdict = _prove(case, "", command)
+    assert verdict.reason is None, verdict
+    assert verdict.fail_to_pass == ["tests.test_calc::test_add"]
+
+
+CALC_TEST = (
+    "import sys\nfrom pathlib import Path\n\n"
+    "sys.path.insert(0, str(Path(__file__).parents[1] / 'src'))\n"
+    "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+)
