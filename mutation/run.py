@@ -62,7 +62,11 @@ MODULES = (
         f"{CORE}/executors/process.py",
         (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
     ),
-    Module("host", f"{CORE}/executors/host.py", (f"{CORE_TESTS}/test_host_executor.py",)),
+    Module(
+        "host",
+        f"{CORE}/executors/host.py",
+        (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
+    ),
     Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_runner.py",)),
     Module("summary", f"{CORE}/report/summary.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module(

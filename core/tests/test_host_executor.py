@@ -96,3 +96,10 @@ def test_the_command_is_killed_at_its_limit_not_after_the_output_drain(
     assert result.timed_out and result.exit_code is None
     assert "started" in result.output
     assert not marker.exists()
+
+
+def test_the_host_backend_is_always_available() -> None:
+    from garuda_evals.executors.host import HostBackend
+
+    state = HostBackend().availability()
+    assert state.ok and HostBackend().create(None).info().name == "host"  # type: ignore[arg-type]
