@@ -10,7 +10,7 @@ STAMP := $(VENV)/.synced
 EVAL_SUITES ?= -s python -s basic
 PYTEST_ARGS ?=
 
-.PHONY: setup eval test lint bench clean
+.PHONY: setup eval test lint bench mutate clean
 
 $(UV):
 	$(PYTHON) -m venv $(BOOT)
@@ -35,6 +35,12 @@ lint: setup
 
 bench: setup
 	@for script in bench/*.py; do echo "== $$script"; $(VENV)/bin/python $$script || exit 1; done
+
+# Mutation testing of the trust-critical modules (slow: not part of `make test`; see
+# docs/testing.md). MUTATE_ARGS="--module verdict" runs one module.
+MUTATE_ARGS ?=
+mutate: setup
+	$(VENV)/bin/python mutation/run.py $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) $(BOOT)

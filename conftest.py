@@ -1,7 +1,10 @@
-"""Every test run checks that it left nothing of garuda's in the temporary folder.
+"""Checks on every test run: nothing of garuda's left in the temporary folder, no silent skip.
 
 With GARUDA_CHECK_TMP=1 (set by .ci/run), a session that leaves a new ``garuda-*`` entry
 in the temporary folder fails, naming the entries.
+
+With GARUDA_REQUIRE_TOOLS set (CI), a test that skips for a reason not on ``ALLOWED_SKIPS``
+is reported as failed, with its reason: in CI every test runs or says why it cannot.
 """
 
 from __future__ import annotations
@@ -13,6 +16,14 @@ from pathlib import Path
 import pytest
 
 CHECK_VAR = "GARUDA_CHECK_TMP"
+REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
+# The skips CI accepts: a part of the skip reason, and why that test cannot run in CI.
+ALLOWED_SKIPS: dict[str, str] = {
+    "Seatbelt (sandbox-exec) exists only on macOS": (
+        "the real Seatbelt run needs macOS and CI runs on Linux; the profile it would "
+        "apply is tested on every platform (test_seatbelt_profile.py)"
+    ),
+}
 _before: set[Path] = set()
 
 
@@ -31,3 +42,30 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if left:
         print(f"\nthe tests left {len(left)} entries in the temporary folder: {left[:10]}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    """The reason a skipped report gives (pytest keeps it as ``(path, line, reason)``)."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """Under GARUDA_REQUIRE_TOOLS, a skip whose reason is not allowed becomes a failure."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if not report.skipped or hasattr(report, "wasxfail"):
+        return
+    if not os.environ.get(REQUIRE_VAR, "").strip():
+        return
+    reason = skip_reason(report)
+    if any(allowed in reason for allowed in ALLOWED_SKIPS):
+        return
+    report.outcome = "failed"
+    report.longrepr = (
+        f"{item.nodeid} skipped ({reason}), but {REQUIRE_VAR} is set and this reason is "
+        "not on ALLOWED_SKIPS in the root conftest.py"
+    )

@@ -11,6 +11,7 @@ leftover (the plain run leaves that daemon alive; this script kills it afterward
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import statistics
@@ -77,10 +78,10 @@ def _row(label: str, plain: list[float], reaped: list[float]) -> str:
 
 
 async def main(runs: int) -> int:
-    """Measure and print; exit 0 (or a clear message where the reaper is not available)."""
+    """Measure and print; exit 1 with one line where the reaper is not available."""
     if not reaper_available():
-        print("the reaper needs Linux with /proc; nothing to measure here")
-        return 0
+        print("the reaper needs Linux with /proc: nothing measured", file=sys.stderr)
+        return 1
     workspace = Path(tempfile.mkdtemp(prefix="garuda-bench-reaper-"))
     write_files(workspace, FILES)
     print(f"{runs} runs each, interleaved; python {sys.version.split()[0]}")
@@ -96,6 +97,14 @@ async def main(runs: int) -> int:
     return 0
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: the number of runs of each command."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "runs", nargs="?", type=int, default=DEFAULT_RUNS, help="runs of each command"
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_RUNS
-    raise SystemExit(anyio.run(main, count))
+    sys.exit(anyio.run(main, parse_args().runs))

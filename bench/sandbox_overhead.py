@@ -9,6 +9,7 @@ ratio. Also times a bare ``true`` to show the fixed cost of starting the sandbox
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import statistics
 import sys
@@ -54,17 +55,17 @@ def _row(label: str, host: list[float], sandboxed: list[float]) -> str:
 
 
 async def main(runs: int) -> int:
-    """Measure and print; exit 0 (or a clear message when bwrap does not work here)."""
+    """Measure and print; exit 1 with one line when bwrap does not work here (nothing measured)."""
     try:
         from garuda_evals_sandbox_bwrap import BwrapBackend
     except ImportError:
-        print("garuda-evals-sandbox-bwrap is not installed: nothing to measure")
-        return 0
+        print("garuda-evals-sandbox-bwrap is not installed: nothing measured", file=sys.stderr)
+        return 1
     backend = BwrapBackend()
     state = backend.availability()
     if not state.ok:
-        print(f"bwrap does not work here: {state.reason}")
-        return 0
+        print(f"bwrap does not work here, nothing measured: {state.reason}", file=sys.stderr)
+        return 1
     workspace = Path(tempfile.mkdtemp(prefix="garuda-bench-"))
     write_files(workspace, FILES)
     bwrap = backend.create(SandboxPolicy(workspace=workspace, env_allow=ENV_ALLOW))
@@ -89,6 +90,14 @@ async def main(runs: int) -> int:
     return 0
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: the number of runs of each command."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "runs", nargs="?", type=int, default=DEFAULT_RUNS, help="runs of each command"
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_RUNS
-    sys.exit(anyio.run(main, count))
+    sys.exit(anyio.run(main, parse_args().runs))

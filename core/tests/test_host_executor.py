@@ -82,3 +82,24 @@ def test_environment_is_an_allow_list_with_toolchain_vars() -> None:
     )
     assert "SECRET_TOKEN" not in env
     assert env["JAVA_HOME"] == "/jdk" and env["HOME"] == "/h"
+
+
+def test_the_command_is_killed_at_its_limit_not_after_the_output_drain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from garuda_evals.executors import process
+
+    # a command still holding its output open keeps the drain waiting: the kill must come first
+    monkeypatch.setattr(process, "DRAIN_GRACE_S", 30.0)
+    marker = tmp_path / "outlived"
+    result = run(f"echo started; sleep 4; touch {marker}", tmp_path, timeout_s=1)
+    assert result.timed_out and result.exit_code is None
+    assert "started" in result.output
+    assert not marker.exists()
+
+
+def test_the_host_backend_is_always_available() -> None:
+    from garuda_evals.executors.host import HostBackend
+
+    state = HostBackend().availability()
+    assert state.ok and HostBackend().create(None).info().name == "host"  # type: ignore[arg-type]

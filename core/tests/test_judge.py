@@ -275,3 +275,24 @@ def test_a_check_that_exits_0_beside_a_failed_canary_was_tampered_with() -> None
     assert forced.reason == (
         "the test runner's results were tampered with: the check exited 0 although a test failed"
     )
+
+
+def _hang_on_import(workspace: Path) -> None:
+    (workspace / "src" / "calc.py").write_text("import time\ntime.sleep(20)\n" + SOLVED)
+
+
+@pytest.mark.parametrize("where", ["task", "judge"])
+def test_a_check_past_its_time_limit_fails_as_timed_out(suite: FolderSuite, where: str) -> None:
+    task = _add(suite)
+    if where == "task":
+        task = task.model_copy(update={"check": task.check.model_copy(update={"timeout_s": 1.0})})
+
+    async def go() -> Verdict:
+        limit = 1.0 if where == "judge" else None
+        return await self_test(suite, task, solved=False, edit=_hang_on_import, timeout_s=limit)
+
+    verdict = anyio.run(go)
+    assert not verdict.passed
+    assert verdict.reason == "check timed out after 1 s"
+    assert verdict.check is not None and verdict.check.timed_out
+    assert verdict.check.exit_code is None

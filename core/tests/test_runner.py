@@ -263,3 +263,42 @@ def test_keep_leaves_the_workspace(project: Path, mini_suite: Path) -> None:
         assert (kept / "src" / "calc.py").read_text().count("a + b") == 1
     finally:
         shutil.rmtree(kept, ignore_errors=True)
+
+
+SLOW_AGENT = """
+import anyio
+from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome
+from garuda_evals.models.usage import Usage
+
+
+class SlowAgent(Agent):
+    async def run(self, turn):
+        turn.progress.steps = 2
+        await anyio.sleep(15)
+        return AgentOutcome(steps=9, usage=Usage(), stop_reason="done")
+
+
+class SlowFactory(AgentFactory):
+    name = "slow"
+    description = "ignores its time limit"
+
+    def create(self, settings):
+        return SlowAgent()
+"""
+
+
+def test_the_harness_ends_an_agent_that_ignores_the_task_limit(
+    project: Path, mini_suite: Path, fake_dist, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = fake_dist(
+        "slow-agent",
+        {"garuda_evals.agents": {"slow": "slow_agent:SlowFactory"}},
+        {"slow_agent.py": SLOW_AGENT},
+    )
+    monkeypatch.syspath_prepend(str(site))
+    outcome = evaluate(project, mini_suite, agent="slow", task_ids=["add"], task_timeout_s=1.0)
+    assert outcome.report is not None
+    (result,) = outcome.report.results
+    assert (result.status, result.stop_reason, result.steps) == (Status.FAIL, "timeout", 2)
+    assert result.failure == "the agent ran past the 1 s task limit"
+    assert result.check is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -85,6 +87,25 @@ def skip_or_fail(tool: str, reason: str) -> None:
     if tool in required_tools() or "all" in required_tools():
         pytest.fail(f"{tool} is required here ({REQUIRE_VAR}) but missing: {reason}")
     pytest.skip(f"{tool} missing: {reason}")
+
+
+def skip_unless_required(tool: str, reason: str) -> None:
+    """Skip for a condition of this machine (an older ``tool``, another architecture); under
+    ``GARUDA_REQUIRE_TOOLS`` (CI) the test fails instead, so nothing is silently left out."""
+    import pytest
+
+    if required_tools():
+        pytest.fail(f"{tool}: {reason}, and {REQUIRE_VAR} is set (tests may not skip here)")
+    pytest.skip(reason)
+
+
+def import_or_skip(module: str, tool: str) -> ModuleType:
+    """``pytest.importorskip`` that fails under ``GARUDA_REQUIRE_TOOLS`` (CI) instead."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        skip_or_fail(tool, f"cannot import {module}: {error}")
+        raise
 
 
 def check_runner_for(task: Task, registry: PluginRegistry | None = None) -> CheckRunner:

@@ -65,6 +65,17 @@ def test_repeated_output_limit_stops_with_max_tokens(fake_server, run_turn):
     assert (run.outcome.steps, run.outcome.stop_reason) == (4, "max_tokens")
 
 
+def test_only_consecutive_output_limit_stops_count(fake_server, run_turn):
+    cut = Reply([Text("aaaa")], cut=True)
+    whole = Reply([Use("list_files", {})])
+    fake_server([cut, cut, cut, whole, cut, cut, cut, whole, Reply([Text("done")])])
+    run = run_turn(MODEL)
+    assert run.error is None, run.error
+    assert (run.outcome.steps, run.outcome.stop_reason) == (9, "done")
+    notices = [line for kind, line in run.events if kind == "notice"]
+    assert len(notices) == 6 and all(line.endswith(", continuing") for line in notices)
+
+
 def test_paths_outside_the_workspace_are_refused(tmp_path, fake_server, run_turn):
     outside = tmp_path / "outside.txt"
     fake_server(

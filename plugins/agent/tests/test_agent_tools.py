@@ -23,6 +23,11 @@ from garuda_evals_agent.tools.paths import ToolError, inside
         "FOO=1 curl x",
         "echo $(curl x)",
         "true | wget -q x",
+        "rm  -rf   build",
+        "rm\t-rf build",
+        "  sudo ls",
+        "echo `curl x`",
+        "echo ok &&\n  git   push",
     ],
 )
 def test_deny_rules_catch_every_simple_command(command):
@@ -31,7 +36,15 @@ def test_deny_rules_catch_every_simple_command(command):
 
 
 @pytest.mark.parametrize(
-    "command", ["rm -r build", "python3 -m pytest -q", "git status", "echo curl"]
+    "command",
+    [
+        "rm -r build",
+        "python3 -m pytest -q",
+        "git status",
+        "echo curl",
+        "echo 'rm -rf x'",
+        "xsudo ls",
+    ],
 )
 def test_other_commands_are_allowed(command):
     assert Approver().check_command(command).allowed

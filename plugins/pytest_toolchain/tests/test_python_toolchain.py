@@ -11,6 +11,7 @@ import pytest
 from packaging.version import Version
 
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.testing import skip_unless_required
 from garuda_evals.toolchains.probe import prepare_toolchain, probe_toolchain
 from garuda_evals_python.toolchain import PYTEST_MIN_VERSION, pytest_toolchain
 
@@ -44,7 +45,9 @@ def test_probe_fails_with_the_hint_in_a_python_without_pytest(
     base_python = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base_python, "-m", "venv", "--without-pip", str(bare)], check=True)
     if subprocess.run([str(bare / "bin" / "python3"), "-c", "import pytest"]).returncode == 0:
-        pytest.skip("the base interpreter has pytest on its path; no bare python to probe")
+        skip_unless_required(
+            "python", "the base interpreter has pytest on its path; no bare python to probe"
+        )
     monkeypatch.setenv("VIRTUAL_ENV", str(bare))
     status = anyio.run(probe_toolchain, pytest_toolchain())
     assert not status.ok

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from garuda_evals.executors.process import reaper_available
 from garuda_evals.plugins.manager import PluginRegistry
-from garuda_evals.testing import skip_or_fail
+from garuda_evals.testing import import_or_skip, skip_or_fail
 from garuda_evals_sandbox.command import sandbox
 from garuda_evals_sandbox.escapes import CONTROLS, ESCAPES
 
@@ -32,7 +32,7 @@ def test_the_command_is_registered_as_garuda_sandbox() -> None:
 
 
 def test_under_bwrap_every_escape_is_blocked() -> None:
-    pytest.importorskip("garuda_evals_sandbox_bwrap")
+    import_or_skip("garuda_evals_sandbox_bwrap", "bwrap")
     need_bwrap()
     result = CliRunner().invoke(sandbox, ["check"])
     lines = result.output.splitlines()
@@ -84,7 +84,7 @@ def test_under_bwrap_without_hiding_installed_plugins_their_suite_data_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The control of the row: with the plugin folders not looked up, bwrap lets it through."""
-    pytest.importorskip("garuda_evals_sandbox_bwrap")
+    import_or_skip("garuda_evals_sandbox_bwrap", "bwrap")
     need_bwrap()
     monkeypatch.setattr("garuda_evals_sandbox.view.plugin_folders", lambda prefixes: [])
     result = CliRunner().invoke(sandbox, ["check"])
@@ -102,7 +102,7 @@ def test_an_unknown_backend_is_refused() -> None:
 def test_without_a_working_os_sandbox_it_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("garuda_evals_sandbox_bwrap")
+    import_or_skip("garuda_evals_sandbox_bwrap", "bwrap")
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap to be found
     result = CliRunner().invoke(sandbox, ["check"])
     assert result.exit_code == 1

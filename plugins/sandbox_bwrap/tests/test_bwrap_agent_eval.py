@@ -15,10 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from garuda_evals.plugins.manager import PluginRegistry
-from garuda_evals.testing import skip_or_fail
+from garuda_evals.testing import import_or_skip, skip_or_fail
 from garuda_evals_sandbox_bwrap import BwrapBackend
 
 GARUDA = Path(sys.executable).parent / "garuda"
@@ -28,7 +26,7 @@ READ_ONLY = "Read-only file system"
 
 
 def test_agent_tool_commands_run_in_the_sandbox(tmp_path: Path) -> None:
-    testing = pytest.importorskip("garuda_evals_agent.testing")
+    testing = import_or_skip("garuda_evals_agent.testing", "garuda-evals-agent")
     suites = PluginRegistry().collect("garuda_suites")
     if "python" not in suites:
         skip_or_fail("garuda-evals-python", "the python suite is not installed")

@@ -130,6 +130,9 @@ def test_protected_paths_are_bound_read_only_after_the_workspace(tmp_path: Path)
             joined.index(f"--bind {work} {work}") < anchor < joined.index(f"--ro-bind-try {test}")
         )
     assert joined.count(f"--bind {work} {work} ") == 1
+    # only folders inside the workspace are anchors: never the workspace or what holds it
+    anchors = [argv[i + 1] for i, flag in enumerate(argv) if flag == "--bind-try"]
+    assert anchors == [str(work / "src"), str(work / "src" / "test")]
 
 
 def test_a_read_only_path_whose_link_leads_out_of_the_workspace_is_dropped(

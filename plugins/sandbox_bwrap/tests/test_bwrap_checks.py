@@ -21,7 +21,13 @@ from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.records import ToolchainRecord
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import write_files
-from garuda_evals.testing import check_in_place, self_test, skip_or_fail
+from garuda_evals.testing import (
+    check_in_place,
+    required_tools,
+    self_test,
+    skip_or_fail,
+    skip_unless_required,
+)
 from garuda_evals.toolchains.probe import probe_toolchain
 from garuda_evals_sandbox_bwrap import BwrapBackend
 
@@ -113,8 +119,8 @@ def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapB
     suites = registry.collect("garuda_suites")
     toolchains = registry.collect("garuda_toolchains")
     if not suites:
-        pytest.skip("no suite is installed in this environment")
-    checked = []
+        skip_unless_required("suites", "no suite is installed in this environment")
+    checked, dropped = [], []
     for name, registered in sorted(suites.items()):
         record = registered.record
         if not record.in_all:
@@ -125,6 +131,7 @@ def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapB
             if need not in toolchains or not _toolchain_ready(toolchains[need].record)
         ]
         if missing:
+            dropped.append(f"{name} (toolchain not ready: {', '.join(missing)})")
             continue
         suite = record.load()
         task = suite.tasks()[0]
@@ -133,8 +140,10 @@ def test_every_installed_suite_passes_its_first_task_under_bwrap(backend: BwrapB
         verdict = anyio.run(partial(self_test, suite, task, solved=True, backend=backend))
         assert verdict.passed, (name, task.id, verdict.reason, verdict.check)
         checked.append(name)
+    if dropped and required_tools():
+        pytest.fail(f"suites left out under GARUDA_REQUIRE_TOOLS: {'; '.join(dropped)}")
     if not checked:
-        pytest.skip("no installed suite has its toolchains here")
+        skip_unless_required("suites", "no installed suite has its toolchains here")
 
 
 def _toolchain_ready(record: ToolchainRecord) -> bool:

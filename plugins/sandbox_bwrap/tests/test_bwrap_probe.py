@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.testing import skip_or_fail
+from garuda_evals.testing import skip_or_fail, skip_unless_required
 from garuda_evals_sandbox_bwrap import BwrapBackend
 from garuda_evals_sandbox_bwrap.executor import BwrapExecutor
 from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
@@ -35,7 +35,9 @@ def bwrap() -> str:
         skip_or_fail("bwrap", BwrapBackend().availability().reason)
     usage = subprocess.run([found, "--help"], capture_output=True, text=True).stdout
     if "--disable-userns" not in usage:
-        pytest.skip("this bwrap has no --disable-userns to build a restricted container")
+        skip_unless_required(
+            "bwrap", "this bwrap has no --disable-userns to build a restricted container"
+        )
     return found
 
 
@@ -70,7 +72,9 @@ def no_proc(bwrap: str) -> tuple[str, ...]:
         text=True,
     )
     if not is_proc_refused(done.stderr):
-        pytest.skip(f"this machine lets a nested bwrap mount /proc (as uid {os.getuid()})")
+        skip_unless_required(
+            "bwrap", f"this machine lets a nested bwrap mount /proc (as uid {os.getuid()})"
+        )
     return launcher
 
 

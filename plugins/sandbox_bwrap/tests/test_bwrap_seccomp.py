@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from garuda_evals.testing import skip_or_fail
+from garuda_evals.testing import skip_or_fail, skip_unless_required
 from garuda_evals_sandbox_bwrap.seccomp import (
     ARCHES,
     RET_ALLOW,
@@ -43,7 +43,7 @@ def test_every_jump_lands_inside_and_the_program_ends_allowing(name: str) -> Non
 def test_the_memfd_holds_the_program_from_its_start() -> None:
     arch = native_arch()
     if arch is None:
-        pytest.skip(f"no filter for {os.uname().machine}")
+        skip_unless_required("bwrap", f"no seccomp filter for {os.uname().machine}")
     fd = filter_fd(arch)
     try:
         assert os.read(fd, 4096) == build_filter(arch)
@@ -74,7 +74,7 @@ def test_under_bwrap_only_unix_sockets_and_io_uring_are_refused() -> None:
         skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     arch = native_arch()
     if arch is None:
-        pytest.skip(f"no filter for {os.uname().machine}")
+        skip_unless_required("bwrap", f"no seccomp filter for {os.uname().machine}")
     fd = filter_fd(arch)
     try:
         done = subprocess.run(

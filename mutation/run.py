@@ -1,0 +1,391 @@
+"""Mutation testing of the trust-critical modules with cosmic-ray: ``make mutate``.
+
+Each module is mutated in place, one mutant at a time, and only the tests that cover it run
+against each mutant (``MODULES``). A mutant is killed when those tests fail (or time out);
+it survives when they pass. Survivors listed in ``mutation/equivalent.txt`` (with the
+reason they cannot change behaviour) are left out of the count; every other survivor is
+printed. The last line is ``N mutants, K killed (P%)``.
+
+    .venv/bin/python mutation/run.py [--list] [--report-only] [--retest-survivors] [--module NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / ".mutation"
+EQUIVALENT = ROOT / "mutation" / "equivalent.txt"
+CORE = "core/src/garuda_evals"
+CORE_TESTS = "core/tests"
+PLUGINS = "plugins"
+
+
+@dataclass(frozen=True)
+class Module:
+    """A module to mutate and the tests that cover it."""
+
+    name: str
+    path: str
+    tests: tuple[str, ...]
+
+
+MODULES = (
+    Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
+    Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module("files", f"{CORE}/judging/files.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module("lint", f"{CORE}/judging/lint.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module(
+        "protected",
+        f"{CORE}/checks/protected.py",
+        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_judge.py"),
+    ),
+    Module(
+        "junit",
+        f"{CORE}/checks/junit.py",
+        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_rules_and_summary.py"),
+    ),
+    Module(
+        "process",
+        f"{CORE}/executors/process.py",
+        (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
+    ),
+    Module(
+        "host",
+        f"{CORE}/executors/host.py",
+        (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
+    ),
+    Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_runner.py",)),
+    Module("summary", f"{CORE}/report/summary.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
+    Module(
+        "repo_rules",
+        f"{PLUGINS}/repo_git/src/garuda_evals_repo_git/rules.py",
+        (
+            f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",
+            f"{PLUGINS}/repo_git/tests/test_repo_git_commands.py",
+        ),
+    ),
+    Module(
+        "repo_prove",
+        f"{PLUGINS}/repo_git/src/garuda_evals_repo_git/prove.py",
+        (
+            f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",
+            f"{PLUGINS}/repo_git/tests/test_repo_git_prove.py",
+        ),
+    ),
+    Module(
+        "approver",
+        f"{PLUGINS}/agent/src/garuda_evals_agent/tools/approver.py",
+        (f"{PLUGINS}/agent/tests/test_agent_tools.py",),
+    ),
+    Module(
+        "bwrap_argv",
+        f"{PLUGINS}/sandbox_bwrap/src/garuda_evals_sandbox_bwrap/argv.py",
+        (f"{PLUGINS}/sandbox_bwrap/tests/test_bwrap_argv.py",),
+    ),
+)
+
+# cosmic-ray's full operator set replaces each operator by every other one (11 variants of
+# each ``+``). These are the plausible slips, one or two per operator: enough to find an
+# untested boundary or branch at a cost two shared cores can pay.
+KEPT_OPERATORS = re.compile(
+    r"core/("
+    r"NumberReplacer|ReplaceTrueWithFalse|ReplaceFalseWithTrue|ReplaceAndWithOr|"
+    r"ReplaceOrWithAnd|AddNot|ReplaceBreakWithContinue|ReplaceContinueWithBreak|"
+    r"ZeroIterationForLoop|ExceptionReplacer|"
+    r"ReplaceComparisonOperator_(Lt_LtE|LtE_Lt|Gt_GtE|GtE_Gt|Eq_NotEq|NotEq_Eq|Is_IsNot|"
+    r"IsNot_Is|In_NotIn|NotIn_In)|"
+    r"ReplaceBinaryOperator_(Add_Sub|Sub_Add|Mul_Div|Div_Mul|FloorDiv_Div|Mod_FloorDiv|"
+    r"Pow_Mul|BitOr_BitAnd|BitAnd_BitOr)|"
+    r"ReplaceUnaryOperator_(USub_UAdd|Delete_USub|Delete_Not)"
+    r")$"
+)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutant's place and outcome."""
+
+    module: str
+    line: int
+    operator: str
+    source: str
+    mutated: str
+    killed: bool
+
+
+def equivalent_entries() -> set[tuple[str, str, str]]:
+    """``(module name, source line, mutated line)`` of the listed equivalent mutants.
+
+    A line of the file is ``module | source line | mutated line | reason`` (lines stripped);
+    ``#`` starts a comment.
+    """
+    entries: set[tuple[str, str, str]] = set()
+    if not EQUIVALENT.is_file():
+        return entries
+    for number, raw in enumerate(EQUIVALENT.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [part.strip() for part in line.split(" | ")]
+        if len(parts) != 4 or not parts[3]:
+            sys.exit(f"{EQUIVALENT.name}:{number}: want 'module | source | mutated | reason'")
+        entries.add((parts[0], parts[1], parts[2]))
+    return entries
+
+
+def present_tests(module: Module) -> tuple[str, ...]:
+    """The module's test files that exist (an older checkout may lack the newer ones)."""
+    return tuple(test for test in module.tests if (ROOT / test).is_file())
+
+
+def _config(module: Module, timeout_s: float) -> Path:
+    tests = " ".join(present_tests(module))
+    command = f"{sys.executable} -m pytest -x -q -p no:cacheprovider --no-header {tests}"
+    text = (
+        "[cosmic-ray]\n"
+        f'module-path = "{module.path}"\n'
+        f"timeout = {timeout_s:.0f}\n"
+        "excluded-modules = []\n"
+        f'test-command = "{command}"\n\n'
+        "[cosmic-ray.distributor]\n"
+        'name = "local"\n'
+    )
+    path = WORK / f"{module.name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _baseline(module: Module) -> float:
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *present_tests(module),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        sys.exit(f"{module.name}: its tests fail before any mutation:\n{done.stdout[-3000:]}")
+    return time.monotonic() - started
+
+
+def annotation_lines(path: Path) -> set[int]:
+    """Lines inside type annotations: never evaluated here (``from __future__ import
+    annotations``), so a mutant there (``str | None`` to ``str & None``) cannot change anything."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        annotations = []
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            annotations.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            annotations.append(node.returns)
+        for annotation in annotations:
+            end = annotation.end_lineno or annotation.lineno
+            lines.update(range(annotation.lineno, end + 1))
+    return lines
+
+
+def _counted(operator: str, line: int, annotated: set[int]) -> bool:
+    return bool(KEPT_OPERATORS.match(operator)) and not (
+        "BinaryOperator_BitOr" in operator and line in annotated
+    )
+
+
+def _skip_unkept(db: WorkDB, annotated: set[int]) -> None:
+    for item in list(db.pending_work_items):
+        if not all(_counted(m.operator_name, m.start_pos[0], annotated) for m in item.mutations):
+            db.set_result(
+                item.job_id,
+                WorkResult(output="operator not kept", worker_outcome=WorkerOutcome.SKIPPED),
+            )
+
+
+def mutate(module: Module, *, count_only: bool) -> list[Mutant]:
+    """Mutate ``module`` (restored afterwards, whatever happens) and return its mutants."""
+    source_path = ROOT / module.path
+    original = source_path.read_bytes()
+    session = WORK / f"{module.name}.sqlite"
+    session.unlink(missing_ok=True)
+    timeout_s = 60.0 if count_only else 3 * _baseline(module) + 20
+    config = _config(module, timeout_s)
+    subprocess.run(
+        [Path(sys.executable).parent / "cosmic-ray", "init", config, session], cwd=ROOT, check=True
+    )
+    annotated = annotation_lines(source_path)
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        _skip_unkept(db, annotated)
+        pending = sum(1 for _ in db.pending_work_items)
+    if count_only:
+        print(f"{module.name}: {pending} mutants")
+        return []
+    try:
+        subprocess.run(
+            [Path(sys.executable).parent / "cosmic-ray", "exec", config, session],
+            cwd=ROOT,
+            check=True,
+        )
+    finally:
+        if source_path.read_bytes() != original:
+            source_path.write_bytes(original)
+    return read_session(module)
+
+
+def _mutated_line(diff: str, source: str) -> str:
+    """The first added line of a mutant's diff (the mutated source line), stripped."""
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            return line[1:].strip()
+    return source
+
+
+def retest_survivors(module: Module) -> None:
+    """Forget the survivors' results in ``module``'s session and run just those again."""
+    session = WORK / f"{module.name}.sqlite"
+    if not session.is_file():
+        sys.exit(f"{module.name}: no session {session.relative_to(ROOT)} to run again")
+    with sqlite3.connect(session) as db:
+        db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+    source_path = ROOT / module.path
+    original = source_path.read_bytes()
+    config = _config(module, 3 * _baseline(module) + 20)
+    try:
+        subprocess.run(
+            [Path(sys.executable).parent / "cosmic-ray", "exec", config, session],
+            cwd=ROOT,
+            check=True,
+        )
+    finally:
+        if source_path.read_bytes() != original:
+            source_path.write_bytes(original)
+
+
+def read_session(module: Module) -> list[Mutant]:
+    """The mutants a finished session of ``module`` ran, and whether each was killed."""
+    source_path = ROOT / module.path
+    session = WORK / f"{module.name}.sqlite"
+    if not session.is_file():
+        sys.exit(f"{module.name}: no session {session.relative_to(ROOT)} to report")
+    lines = source_path.read_text(encoding="utf-8").splitlines()
+    annotated = annotation_lines(source_path)
+    mutants: list[Mutant] = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome is WorkerOutcome.SKIPPED:
+                continue
+            (mutation,) = item.mutations
+            line = mutation.start_pos[0]
+            if not _counted(mutation.operator_name, line, annotated):
+                continue
+            killed = result.test_outcome is not TestOutcome.SURVIVED
+            source = lines[line - 1].strip()
+            mutated = _mutated_line(result.diff or "", source)
+            mutants.append(
+                Mutant(module.name, line, mutation.operator_name, source, mutated, killed)
+            )
+    return mutants
+
+
+def in_scratch_clone(argv: list[str]) -> int:
+    """Run this script with ``--here`` in a clone of HEAD with its own environment.
+
+    A mutant of code that removes folders may remove more than it should (one run emptied
+    its checkout): it can only reach the clone. The clone follows HEAD at every run.
+    """
+    tree = WORK / "tree"
+    WORK.mkdir(exist_ok=True)
+    if not (tree / ".git").is_dir():
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(tree)], check=True)
+    subprocess.run(["git", "-C", str(tree), "fetch", "-q", str(ROOT), "HEAD"], check=True)
+    subprocess.run(["git", "-C", str(tree), "reset", "-q", "--hard", "FETCH_HEAD"], check=True)
+    uv = ROOT / ".uv-bootstrap" / "bin" / "uv"
+    subprocess.run([str(uv), "sync", "-q", "--all-packages", "--locked"], cwd=tree, check=True)
+    python = tree / ".venv" / "bin" / "python"
+    return subprocess.run([str(python), "mutation/run.py", "--here", *argv], cwd=tree).returncode
+
+
+def main() -> int:
+    """Run the chosen modules and print the per-module breakdown and the totals line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--module", action="append", help="only this module (repeatable)")
+    parser.add_argument("--list", action="store_true", help="count the mutants, run nothing")
+    parser.add_argument(
+        "--retest-survivors",
+        action="store_true",
+        help="run the survivors of the sessions in .mutation/ again (after adding tests)",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="report the sessions already in .mutation/ (a run done module by module)",
+    )
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="mutate this checkout itself (default: a scratch clone in .mutation/tree)",
+    )
+    args = parser.parse_args()
+    if not args.here:
+        return in_scratch_clone(sys.argv[1:])
+    known = {module.name: module for module in MODULES}
+    for name in args.module or []:
+        if name not in known:
+            parser.error(f"unknown module {name!r}; known: {', '.join(known)}")
+    chosen = [known[name] for name in args.module] if args.module else list(MODULES)
+    WORK.mkdir(exist_ok=True)
+    equivalent = equivalent_entries()
+    rows: list[tuple[str, int, int, int]] = []
+    survivors: list[Mutant] = []
+    for module in chosen:
+        if args.retest_survivors:
+            retest_survivors(module)
+        mutants = (
+            read_session(module)
+            if args.report_only or args.retest_survivors
+            else mutate(module, count_only=args.list)
+        )
+        if args.list:
+            continue
+        listed = [m for m in mutants if (m.module, m.source, m.mutated) in equivalent]
+        counted = [m for m in mutants if m not in listed]
+        killed = sum(1 for m in counted if m.killed)
+        survivors += [m for m in counted if not m.killed]
+        rows.append((module.name, len(counted), killed, len(listed)))
+        print(f"{module.name}: {len(counted)} mutants, {killed} killed, {len(listed)} equivalent")
+    if args.list:
+        return 0
+    print("\nsurvivors (kill them with a test, or list them in mutation/equivalent.txt):")
+    for m in survivors:
+        print(f"  {m.module} | {m.source} | {m.mutated}    (line {m.line}, {m.operator})")
+    print("\nper module:")
+    for name, total, killed, listed in rows:
+        share = f"{100 * killed / total:5.1f}%" if total else "    -"
+        print(f"  {name:<12} {killed:4d}/{total:<4d} killed {share}   ({listed} equivalent)")
+    total = sum(row[1] for row in rows)
+    killed = sum(row[2] for row in rows)
+    print(f"{total} mutants, {killed} killed ({100 * killed / total if total else 0:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

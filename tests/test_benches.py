@@ -1,0 +1,38 @@
+"""The benches: each has working --help, and one that cannot run what it measures fails."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _bench(
+    name: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BENCH.glob("*.py")))
+def test_every_bench_has_help(name: str) -> None:
+    done = _bench(name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"usage: {name}")
+
+
+def test_the_sandbox_bench_without_bwrap_fails_having_measured_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": str(tmp_path)}  # no bwrap (and nothing else) on PATH
+    done = _bench("sandbox_overhead.py", "1", env=env)
+    assert done.returncode == 1, done.stdout
+    assert "nothing measured" in done.stderr and done.stdout == ""
