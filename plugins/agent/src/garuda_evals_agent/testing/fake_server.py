@@ -1,7 +1,7 @@
 """A fake Anthropic + OpenAI-compatible server on 127.0.0.1, scripted per test.
 
-It speaks Anthropic Messages (streamed), the Message Batches endpoints, and OpenAI chat
-completions (streamed), answering each model call with the next item of its script.
+It speaks Anthropic Messages (streamed), the Message Batches endpoints, OpenAI chat
+completions (streamed) and the OpenAI Responses API (streamed or not), answering each model call with the next item of its script.
 Every request is recorded. It is bounded: after ``max_requests`` it answers 400.
 """
 
@@ -15,7 +15,13 @@ from garuda_evals_agent.testing.batches_fake import FakeBatches
 from garuda_evals_agent.testing.fake_handler import handler_for
 from garuda_evals_agent.testing.script import Fault, Reply
 
-MODEL_CALL_PATHS = ("/v1/messages", "/v1/chat/completions", "/chat/completions")
+MODEL_CALL_PATHS = (
+    "/v1/messages",
+    "/v1/chat/completions",
+    "/chat/completions",
+    "/v1/responses",
+    "/responses",
+)
 
 
 class FakeModelServer:

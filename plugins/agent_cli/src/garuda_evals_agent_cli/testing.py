@@ -1,0 +1,48 @@
+"""Helpers for tests of agent CLIs: install once, write a solution, run ``garuda eval``."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from garuda_evals.testing import only_report, run_garuda, skip_or_fail
+from garuda_evals_agent_cli.adapters.registry import adapters
+from garuda_evals_agent_cli.install import ROOT_VAR, install
+
+PROVIDER_VARS = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "GARUDA_")
+
+
+def installed(name: str, agents_dir: Path) -> Path:
+    """The CLI's program, installed on first use (npm); skipped or failed without npm."""
+    if shutil.which("npm") is None:
+        skip_or_fail("npm", "agent CLIs install from npm")
+    os.environ[ROOT_VAR] = str(agents_dir)
+    return install(adapters()[name])
+
+
+def writes_solution(task: Any) -> str:
+    """A shell command that writes the task's reference solution."""
+    parts = []
+    for path, content in task.solution.files.items():
+        data = base64.b64encode(content.encode()).decode()
+        parts.append(f"mkdir -p \"$(dirname '{path}')\" && echo {data} | base64 -d > '{path}'")
+    return " && ".join(parts)
+
+
+def eval_env(agents_dir: Path, **values: str) -> dict[str, str]:
+    """The caller's environment without provider or garuda variables, plus ``values``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PROVIDER_VARS)}
+    env[ROOT_VAR] = str(agents_dir)
+    env.update(values)
+    return env
+
+
+def garuda_eval(cwd: Path, env: dict[str, str], *args: str) -> tuple[Any, dict[str, Any] | None]:
+    """``garuda eval ARGS`` in ``cwd``: the finished process and its report (None if none)."""
+    done = run_garuda("eval", *args, cwd=cwd, env=env, timeout=600)
+    reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
+    report = only_report(cwd, done.stdout + done.stderr) if reports else None
+    return done, report

@@ -1,0 +1,59 @@
+"""Claude Code (real, pinned) under garuda against the fake Anthropic server, metered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from garuda_evals_agent.testing import FakeModelServer, Reply, Text, Tokens, Use
+from garuda_evals_agent_cli.testing import eval_env, garuda_eval, writes_solution
+
+MODEL = "anthropic/claude-sonnet-4-5"
+REAL_KEY = "sk-ant-real-key-for-the-test-0123456789"
+
+
+def script(task: Any, probe: str) -> list[Reply]:
+    """Probe the sandbox, write the solution, then finish."""
+    return [
+        Reply([Use("Bash", {"command": probe})], usage=Tokens(100, 20, 2000, 100)),
+        Reply([Use("Bash", {"command": writes_solution(task)})], usage=Tokens(10, 30, 2100, 0)),
+        Reply([Text("Done.")], usage=Tokens(5, 7, 2200, 0)),
+    ]
+
+
+def test_claude_code_solves_a_task_in_the_sandbox_metered(
+    tmp_path: Path, claude_code: Path, agents_dir: Path, python_task: Any
+) -> None:
+    with FakeModelServer([]) as server:
+        port = server.url.rsplit(":", 1)[1]
+        probe = (
+            f"env | grep -c {REAL_KEY[:20]}; grep -rl {REAL_KEY[:20]} / 2>/dev/null | head -3; "
+            f"python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/')\""
+        )
+        server.script = script(python_task, probe)
+        env = eval_env(agents_dir, ANTHROPIC_API_KEY=REAL_KEY, ANTHROPIC_BASE_URL=server.url)
+        done, report = garuda_eval(
+            tmp_path, env, "--agent", "claude-code", "-m", MODEL, "-s", "python",
+            "-t", python_task.id, "--executor", "os",
+        )  # fmt: skip
+        requests = list(server.model_calls())
+    assert report is not None, done.stdout + done.stderr
+    result = report["results"][0]
+    transcript = Path(result["transcript"]).read_text()
+    assert result["status"] == "PASS", transcript[-3000:]
+    assert result["steps"] == 3 == len(requests)
+    usage = result["usage"]
+    assert (usage["inputTokens"], usage["outputTokens"]) == (115, 57)
+    assert (usage["cacheReadTokens"], usage["cacheWriteTokens"]) == (6300, 100)
+    assert usage["tokensKnown"] and not usage["costIncomplete"] and usage["costUsd"] > 0
+    assert report["agent"]["cli"] == "@anthropic-ai/claude-code"
+    assert report["agent"]["cliVersion"] == "2.1.332"
+    assert all(r["headers"].get("x-api-key") == REAL_KEY for r in requests)
+    assert "Connection refused" in transcript
+    lines = [json.loads(line) for line in transcript.splitlines()]
+    first_result = next(
+        line for line in lines if line["type"] == "proxy_request" and len(line["body"]["messages"]) > 1
+    )
+    assert REAL_KEY[:20] not in json.dumps(first_result["body"]["messages"][-1])
+    assert not result.get("notices"), result.get("notices")
