@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from garuda_evals_agent.testing import FakeModelServer, Reply, Text, Tokens, Use
-from garuda_evals_agent_cli.testing import eval_env, garuda_eval, writes_solution
+from garuda_evals_agent_cli.testing import eval_env, garuda_eval, key_search, writes_solution
 
 MODEL = "anthropic/claude-sonnet-4-5"
 REAL_KEY = "sk-ant-real-key-for-the-test-0123456789"
@@ -28,7 +27,7 @@ def test_claude_code_solves_a_task_in_the_sandbox_metered(
     with FakeModelServer([]) as server:
         port = server.url.rsplit(":", 1)[1]
         probe = (
-            f"env | grep -c {REAL_KEY[:20]}; grep -rl {REAL_KEY[:20]} / 2>/dev/null | head -3; "
+            f"{key_search(REAL_KEY)}; "
             f"python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/')\""
         )
         server.script = script(python_task, probe)
@@ -49,11 +48,8 @@ def test_claude_code_solves_a_task_in_the_sandbox_metered(
     assert usage["tokensKnown"] and not usage["costIncomplete"] and usage["costUsd"] > 0
     assert report["agent"]["cli"] == "@anthropic-ai/claude-code"
     assert report["agent"]["cliVersion"] == "2.1.332"
-    assert all(r["headers"].get("x-api-key") == REAL_KEY for r in requests)
+    keys = [{k.lower(): v for k, v in r["headers"].items()}["x-api-key"] for r in requests]
+    assert keys == [REAL_KEY] * 3
     assert "Connection refused" in transcript
-    lines = [json.loads(line) for line in transcript.splitlines()]
-    first_result = next(
-        line for line in lines if line["type"] == "proxy_request" and len(line["body"]["messages"]) > 1
-    )
-    assert REAL_KEY[:20] not in json.dumps(first_result["body"]["messages"][-1])
+    assert "KEYHITS 0 []" in transcript
     assert not result.get("notices"), result.get("notices")

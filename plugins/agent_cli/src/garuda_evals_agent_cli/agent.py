@@ -121,7 +121,11 @@ class CliAgent(Agent):
         output = result.output
         session.write(
             "agent_cli_result",
-            {"exitCode": result.exit_code, "timedOut": result.timed_out, "output": output[-OUTPUT_TAIL:]},
+            {
+                "exitCode": result.exit_code,
+                "timedOut": result.timed_out,
+                "output": output[-OUTPUT_TAIL:],
+            },
         )
         usage = session.usage()
         own = self.adapter.own_usage(output)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from typing import ClassVar
@@ -70,10 +71,8 @@ class CliAgentFactory(AgentFactory):
             "provider": provider,
             "metering": "garuda proxy",
         }
-        try:
+        with contextlib.suppress(GarudaError):
             described["baseUrl"] = upstream_for(provider).base_url
-        except GarudaError:
-            pass
         max_cost = cli_options(settings).max_cost
         if max_cost is not None:
             described["maxCostUsd"] = str(max_cost)

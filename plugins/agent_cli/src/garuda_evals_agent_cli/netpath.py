@@ -10,6 +10,7 @@ host network, no other port, no Unix socket (``socket(AF_UNIX)`` stays denied by
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections.abc import Callable
@@ -55,9 +56,7 @@ class Channel:
     def close(self) -> None:
         """Close both ends (the receiving thread ends)."""
         self._inside.close()
-        try:
+        with contextlib.suppress(OSError):
             self._outside.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self._outside.close()
         self._thread.join(timeout=5)

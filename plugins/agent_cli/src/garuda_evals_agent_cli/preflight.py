@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+
 from garuda_evals.api import GarudaError
 from garuda_evals_agent_cli.upstream import Upstream
 

@@ -41,6 +41,7 @@ HOP_BY_HOP = frozenset(
 BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
+DRAIN_S = 60.0
 
 
 @dataclass
@@ -73,6 +74,8 @@ class ProxySession:
         self.refused = 0
         self.notes: list[str] = []
         self.lock = threading.Lock()
+        self._idle = threading.Condition(self.lock)
+        self._in_flight = 0
         self._transcript = Transcript(transcript).__enter__()
         self._servers: list[ThreadingHTTPServer] = []
         self.on_call: Callable[[], None] = lambda: None
@@ -112,13 +115,30 @@ class ProxySession:
         with self.lock:
             self._transcript.write(kind, data)
 
+    def begin(self) -> None:
+        """A request arrived: ``close_listeners`` waits until it is metered."""
+        with self.lock:
+            self._in_flight += 1
+
+    def end(self) -> None:
+        """A request is answered and metered."""
+        with self.lock:
+            self._in_flight -= 1
+            self._idle.notify_all()
+
     def close_listeners(self) -> None:
-        """Stop every listener (calls in flight finish)."""
+        """Stop every listener, then wait until the calls in flight are metered.
+
+        A CLI may exit as soon as it has read the last event it needs, before the proxy has
+        read the usage at the stream's end.
+        """
         with self.lock:
             servers, self._servers = self._servers, []
         for server in servers:
             server.shutdown()
             server.server_close()
+        with self.lock:
+            self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S)
 
     def close(self) -> None:
         """Stop every listener and close the transcript."""
@@ -207,6 +227,13 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def _forward(self) -> None:
+        self.session.begin()
+        try:
+            self._forward_metered()
+        finally:
+            self.session.end()
+
+    def _forward_metered(self) -> None:
         session = self.session
         body = self._read_body()
         protocol = protocol_of(self.command, self.path)
@@ -259,24 +286,41 @@ class _Handler(BaseHTTPRequestHandler):
         return connection.getresponse(), connection
 
     def _relay(self, response: http.client.HTTPResponse) -> bytes:
-        """Send the response on as it arrives (chunked); return all of it."""
-        self.send_response(response.status, response.reason)
-        for name, value in response.getheaders():
-            if name.lower() not in HOP_BY_HOP:
-                self.send_header(name, value)
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+        """Send the response on as it arrives (chunked); return all of it.
+
+        A client that hangs up early (once it has the event it waits for) stops the sending,
+        not the reading: the usage at the end of the stream is still metered.
+        """
+        listening = self._send(self._head(response))
         received = bytearray()
         while True:
             data = response.read1(65536)
             if not data:
                 break
             received += data
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+            if listening:
+                listening = self._send(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        if listening:
+            self._send(b"0\r\n\r\n")
+        else:
+            self.close_connection = True
         return bytes(received)
+
+    def _head(self, response: http.client.HTTPResponse) -> bytes:
+        lines = [f"HTTP/1.1 {response.status} {response.reason}"]
+        for name, value in response.getheaders():
+            if name.lower() not in HOP_BY_HOP:
+                lines.append(f"{name}: {value}")
+        lines.append("Transfer-Encoding: chunked")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+    def _send(self, data: bytes) -> bool:
+        try:
+            self.wfile.write(data)
+            self.wfile.flush()
+        except OSError:
+            return False
+        return True
 
     def _refuse(self, protocol: str) -> None:
         cap = self.session.budget.max_cost_usd
@@ -287,9 +331,13 @@ class _Handler(BaseHTTPRequestHandler):
                 "error": {"type": "invalid_request_error", "message": message},
             }
         elif protocol == "gemini":
-            body = {"error": {"code": BUDGET_STATUS, "message": message, "status": "INVALID_ARGUMENT"}}
+            body = {
+                "error": {"code": BUDGET_STATUS, "message": message, "status": "INVALID_ARGUMENT"}
+            }
         else:
-            body = {"error": {"type": "invalid_request_error", "message": message, "code": "budget"}}
+            body = {
+                "error": {"type": "invalid_request_error", "message": message, "code": "budget"}
+            }
         self._json(BUDGET_STATUS, body)
 
     def _plain(self, status: int, text: str) -> None:

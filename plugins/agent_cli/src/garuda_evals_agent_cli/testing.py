@@ -46,3 +46,28 @@ def garuda_eval(cwd: Path, env: dict[str, str], *args: str) -> tuple[Any, dict[s
     reports = sorted(cwd.glob(".garuda/evals/*/report.json"))
     report = only_report(cwd, done.stdout + done.stderr) if reports else None
     return done, report
+
+
+def key_search(key: str) -> str:
+    """A shell command printing ``KEYHITS N``: places holding ``key`` among the environment,
+    /tmp, HOME, the workspace and every visible process's environment and command line.
+
+    The key is split in the command so that its own command line does not hold it.
+    """
+    half = len(key) // 2
+    code = (
+        "import os,glob\n"
+        f"k={key[:half]!r}+{key[half:]!r}\n"
+        "hits=[n for n,v in os.environ.items() if k in v]\n"
+        "paths=glob.glob('/proc/[0-9]*/environ')+glob.glob('/proc/[0-9]*/cmdline')\n"
+        "for root in ('/tmp',os.environ.get('HOME','/'),'.'):\n"
+        "  for d,_,fs in os.walk(root):\n"
+        "    paths+=[os.path.join(d,f) for f in fs]\n"
+        "for p in paths:\n"
+        "  try:\n"
+        "    hits+=[p] if k.encode() in open(p,'rb').read() else []\n"
+        "  except OSError: pass\n"
+        "print('KEYHITS',len(hits),hits[:3])\n"
+    )
+    data = base64.b64encode(code.encode()).decode()
+    return f"echo {data} | base64 -d | python3"

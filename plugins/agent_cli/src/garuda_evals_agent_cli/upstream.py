@@ -69,7 +69,9 @@ def upstream_for(provider: str, environ: Mapping[str, str] | None = None) -> Ups
     env = os.environ if environ is None else environ
     found = PROVIDERS.get(provider)
     if found is None:
-        raise UsageError(f"no metered API for provider '{provider}'; one of: {', '.join(PROVIDERS)}")
+        raise UsageError(
+            f"no metered API for provider '{provider}'; one of: {', '.join(PROVIDERS)}"
+        )
     custom = env.get(found.base_var, "").strip().rstrip("/")
     base = custom or found.default_base
     key = env.get(found.key_var, "")

@@ -175,5 +175,3 @@ def _gemini(events: list[dict[str, Any]]) -> Read:
         ),
         notes,
     )
-
-

@@ -77,7 +77,9 @@ def sse_events(reply: Reply, model: str, response_id: str) -> list[str]:
     for index, item in enumerate(output_items(reply)):
         events.append(_event("response.output_item.added", {"output_index": index, "item": item}))
         events.append(_event("response.output_item.done", {"output_index": index, "item": item}))
-    events.append(_event("response.completed", {"response": response_json(reply, model, response_id)}))
+    events.append(
+        _event("response.completed", {"response": response_json(reply, model, response_id)})
+    )
     return events
 
 
