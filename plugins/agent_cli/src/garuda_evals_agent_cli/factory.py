@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from garuda_evals.api import Agent, AgentFactory, GarudaError, RunSettings, UsageError
 from garuda_evals_agent_cli.adapters.base import Adapter
 from garuda_evals_agent_cli.cli_options import cli_options
+
+if TYPE_CHECKING:
+    from garuda_evals_agent_cli.upstream import Upstream
 
 MODEL_VAR = "GARUDA_MODEL"
 
@@ -91,6 +94,7 @@ class CliAgentFactory(AgentFactory):
         if program is None:
             raise GarudaError(f"run `garuda agents install {adapter.name}` first")
         max_steps = settings.option("max_steps")
+        warm_prices(model, upstream_for(provider))
         return CliAgent(
             adapter,
             program,
@@ -100,6 +104,14 @@ class CliAgentFactory(AgentFactory):
             Budget(cli_options(settings).max_cost),
             max_turns=int(max_steps) if max_steps else None,
         )
+
+
+def warm_prices(model: str, upstream: Upstream) -> None:
+    """Load the price table now, not inside the first metered call."""
+    from garuda_evals_agent.messages import CallUsage
+    from garuda_evals_agent.pricing import price_call
+
+    price_call(CallUsage(input_tokens=1, output_tokens=1), model, upstream.prices)
 
 
 class ClaudeCodeFactory(CliAgentFactory):

@@ -80,7 +80,7 @@ def upstream_for(provider: str, environ: Mapping[str, str] | None = None) -> Ups
     if urlsplit(base).scheme not in ("http", "https"):
         raise UsageError(f"{found.base_var}={base}: needs an http:// or https:// URL")
     forced = env.get(PRICE_PROVIDER_VAR)
-    if forced or not custom or provider == "anthropic":
+    if forced or not custom or provider in ("anthropic", "gemini"):
         prices = PriceSource(provider_id=forced or found.price_id)
     else:
         prices = PriceSource(api_url=base)
