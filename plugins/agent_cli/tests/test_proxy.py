@@ -105,7 +105,7 @@ def test_openai_chat_stream_is_metered_and_cached_input_kept_apart(proxied):
 
 
 def test_responses_api_streamed_and_plain(proxied):
-    server, session, url = proxied(
+    _server, session, url = proxied(
         "openai", [Reply([Text("x")], usage=Tokens(50, 6, 200)), Reply([Text("y")], Tokens(5, 2))]
     )
     client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
@@ -137,7 +137,7 @@ def test_gemini_plain_and_streamed(proxied, route):
 
 
 def test_unreported_usage_stays_unknown(proxied):
-    server, session, url = proxied("anthropic", [Reply([Text("a")], usage=None)])
+    _server, session, url = proxied("anthropic", [Reply([Text("a")], usage=None)])
     client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
     client.messages.create(
         model="claude-sonnet-4-5", max_tokens=5, messages=[{"role": "user", "content": "hi"}]
@@ -148,7 +148,7 @@ def test_unreported_usage_stays_unknown(proxied):
 
 
 def test_more_cached_than_prompt_tokens_is_clamped_with_a_note(proxied):
-    server, session, url = proxied("openai", [Reply([Text("ok")], usage=Tokens(-50, 9, 100))])
+    _server, session, url = proxied("openai", [Reply([Text("ok")], usage=Tokens(-50, 9, 100))])
     client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
     client.responses.create(model="gpt-5", input="hi")
     session.close_listeners()
