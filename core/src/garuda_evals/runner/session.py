@@ -114,6 +114,8 @@ async def run_eval(
     required = {name for item in selected for name in item.task.requires}
     toolchains = await check_toolchains(registry, required)
     limits = factory.limits(settings) or RunLimits()
+    if selected:
+        factory.preflight(settings)
     agent = factory.create(settings)
     run_id = new_run_id()
     run_dir = evals_dir(cwd) / run_id

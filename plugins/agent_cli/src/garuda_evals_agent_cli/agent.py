@@ -12,9 +12,9 @@ import anyio
 
 from garuda_evals.api import Agent, AgentOutcome, AgentTurn, CommandResult, Usage
 from garuda_evals_agent_cli.adapters.base import Adapter, Invocation, OwnUsage
-from garuda_evals_sandbox.netpath import SANDBOX_PORT, Channel
 from garuda_evals_agent_cli.proxy import Budget, ProxySession
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
+from garuda_evals_sandbox.netpath import SANDBOX_PORT, Channel
 
 SANDBOX_HOME = "/tmp/garuda-agent-home"
 OUTPUT_TAIL = 8000

@@ -44,11 +44,10 @@ class CliAgentFactory(AgentFactory):
     def check_settings(self, settings: RunSettings) -> None:
         """The model, the key, the installed CLI, and the preflight call: before any task."""
         from garuda_evals_agent_cli.install import program_path
-        from garuda_evals_agent_cli.preflight import preflight
         from garuda_evals_agent_cli.upstream import upstream_for
 
         provider, _ = self.spec(settings)
-        upstream = upstream_for(provider)
+        upstream_for(provider)
         max_cost = cli_options(settings).max_cost
         if max_cost is not None and max_cost <= 0:
             raise UsageError(f"--max-cost {max_cost}: needs a positive amount in USD")
@@ -58,7 +57,15 @@ class CliAgentFactory(AgentFactory):
                 f"{adapter.name} {adapter.package.version} is not installed: "
                 f"run `garuda agents install {adapter.name}`"
             )
-        preflight(upstream)
+
+    def preflight(self, settings: RunSettings) -> None:
+        """One cheap call to the metered API with the real key, before the first task."""
+        from garuda_evals_agent.preflight import preflight
+        from garuda_evals_agent_cli.upstream import upstream_for
+
+        provider, _ = self.spec(settings)
+        upstream = upstream_for(provider)
+        preflight(provider, provider, upstream.base_url, upstream.key)
 
     def describe(self, settings: RunSettings) -> Mapping[str, str]:
         """The CLI, its pinned version, the model and the metered API (never a key)."""
