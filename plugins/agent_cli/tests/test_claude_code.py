@@ -53,3 +53,26 @@ def test_claude_code_solves_a_task_in_the_sandbox_metered(
     assert "Connection refused" in transcript
     assert "KEYHITS 0 []" in transcript
     assert not result.get("notices"), result.get("notices")
+
+
+def test_past_max_cost_the_proxy_refuses_and_the_stop_is_budget(
+    tmp_path: Path, claude_code: Path, agents_dir: Path, python_task: Any
+) -> None:
+    costly = Tokens(input=200_000, output=10)
+    with FakeModelServer([]) as server:
+        server.script = [
+            Reply([Use("Bash", {"command": "true"})], usage=costly),
+            Reply([Text("Done.")]),
+        ]
+        env = eval_env(agents_dir, ANTHROPIC_API_KEY=REAL_KEY, ANTHROPIC_BASE_URL=server.url)
+        done, report = garuda_eval(
+            tmp_path, env, "--agent", "claude-code", "-m", MODEL, "-s", "python",
+            "-t", python_task.id, "--executor", "host", "--max-cost", "0.05",
+        )  # fmt: skip
+        calls = len(server.model_calls())
+    assert report is not None, done.stdout + done.stderr
+    result = report["results"][0]
+    assert result["stopReason"] == "budget" and result["steps"] == 1 and calls == 1
+    assert result["usage"]["costUsd"] >= 0.05
+    assert report["agent"]["maxCostUsd"] == "0.05"
+    assert "proxy_refused" in Path(result["transcript"]).read_text()

@@ -130,7 +130,8 @@ class CliAgent(Agent):
         usage = session.usage()
         own = self.adapter.own_usage(output)
         notices = cross_check(usage, own, self.adapter.name)
-        if session.steps == 0 and not result.timed_out and result.exit_code not in (0, None):
+        stalled = session.steps == 0 and not session.refused and not result.timed_out
+        if stalled and result.exit_code not in (0, None):
             raise CliAgentError(
                 f"{self.adapter.name} exited {result.exit_code} before any model call: "
                 + output.strip()[-1000:]
