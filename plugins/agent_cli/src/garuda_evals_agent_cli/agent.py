@@ -78,7 +78,8 @@ class CliAgent(Agent):
                 origin = f"http://127.0.0.1:{session.listen_tcp()}"
                 home_dir = Path(tempfile.mkdtemp(prefix="garuda-agent-home-"))
                 home, prologue, fds = str(home_dir), "", ()
-            call = Invocation(origin + self.upstream.base_path, self.model, home, self.max_turns)
+            model = self.adapter.model_argument(self.provider, self.model)
+            call = Invocation(origin + self.upstream.base_path, model, home, self.max_turns)
             command = prologue + self._setup(call) + self.adapter.command(str(self.program), call)
             env = self._environment(turn, call)
             session.write("agent_cli", {"agent": self.adapter.name, "command": command})
@@ -129,7 +130,7 @@ class CliAgent(Agent):
         )
         usage = session.usage()
         own = self.adapter.own_usage(output)
-        notices = cross_check(usage, own, self.adapter.name)
+        notices = cross_check(usage, own, self.adapter.name) if self.adapter.reports_usage else []
         stalled = session.steps == 0 and not session.refused and not result.timed_out
         if stalled and result.exit_code not in (0, None):
             raise CliAgentError(

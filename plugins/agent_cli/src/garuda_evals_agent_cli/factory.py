@@ -135,3 +135,27 @@ class CodexFactory(CliAgentFactory):
     name = "codex"
     adapter_name = "codex"
     description = "Codex CLI (pinned, `garuda agents install codex`), -m openai/MODEL"
+
+
+class GeminiCliFactory(CliAgentFactory):
+    """Entry point ``gemini-cli``."""
+
+    name = "gemini-cli"
+    adapter_name = "gemini-cli"
+    description = "Gemini CLI (pinned, `garuda agents install gemini-cli`), -m gemini/MODEL"
+
+
+class OpencodeFactory(CliAgentFactory):
+    """Entry point ``opencode``."""
+
+    name = "opencode"
+    adapter_name = "opencode"
+    description = "opencode (pinned, `garuda agents install opencode`), -m anthropic|openai/MODEL"
+
+
+class AiderFactory(CliAgentFactory):
+    """Entry point ``aider``."""
+
+    name = "aider"
+    adapter_name = "aider"
+    description = "aider (pinned, `garuda agents install aider`), -m anthropic|openai|gemini/MODEL"

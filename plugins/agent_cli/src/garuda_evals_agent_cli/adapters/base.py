@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -53,8 +53,8 @@ class Adapter(ABC):
     description: ClassVar[str]
     package: ClassVar[Package]
     providers: ClassVar[tuple[str, ...]]
-    key_vars: ClassVar[Mapping[str, str]] = {}
-    """The variable each provider's key goes in (it holds only the placeholder)."""
+    reports_usage: ClassVar[bool] = True
+    """False when the CLI prints no exact usage of its own (nothing to cross-check)."""
 
     def provider_of(self, spec: str) -> tuple[str, str]:
         """``provider/model`` split, the provider one this CLI speaks; UsageError otherwise."""
@@ -70,6 +70,10 @@ class Adapter(ABC):
                 f"not {provider}"
             )
         return provider, model
+
+    def model_argument(self, provider: str, model: str) -> str:
+        """The model as the CLI's model flag takes it (default: without the provider)."""
+        return model
 
     @abstractmethod
     def command(self, program: str, call: Invocation) -> str:
