@@ -19,7 +19,6 @@ def installed(name: str, agents_dir: Path) -> Path:
     """The CLI's program, installed on first use (npm); skipped or failed without npm."""
     if shutil.which("npm") is None:
         skip_or_fail("npm", "agent CLIs install from npm")
-    os.environ[ROOT_VAR] = str(agents_dir)
     return install(adapters()[name])
 
 
@@ -28,7 +27,8 @@ def writes_solution(task: Any) -> str:
     parts = []
     for path, content in task.solution.files.items():
         data = base64.b64encode(content.encode()).decode()
-        parts.append(f"mkdir -p \"$(dirname '{path}')\" && echo {data} | base64 -d > '{path}'")
+        folder = os.path.dirname(path) or "."
+        parts.append(f"mkdir -p '{folder}' && echo {data} | base64 -d > '{path}'")
     return " && ".join(parts)
 
 

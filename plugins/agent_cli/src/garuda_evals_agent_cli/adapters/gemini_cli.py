@@ -21,7 +21,7 @@ class GeminiCli(Adapter):
     name = "gemini-cli"
     description = "Gemini CLI (npm @google/gemini-cli), -m gemini/MODEL"
     package = Package(
-        "npm", "@google/gemini-cli", "0.61.0", "node_modules/@google/gemini-cli/dist/index.js"
+        "npm", "@google/gemini-cli", "0.61.0", "node_modules/@google/gemini-cli/bundle/gemini.js"
     )
     providers = ("gemini",)
 
@@ -37,6 +37,7 @@ class GeminiCli(Adapter):
             "GOOGLE_GEMINI_BASE_URL": call.base_url,
             "GEMINI_SANDBOX": "false",
             "GEMINI_CLI_NO_RELAUNCH": "true",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
         }
 
     def home_files(self, provider: str, call: Invocation) -> dict[str, str]:

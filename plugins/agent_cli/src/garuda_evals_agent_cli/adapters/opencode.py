@@ -15,7 +15,7 @@ class Opencode(Adapter):
 
     name = "opencode"
     description = "opencode (npm opencode-ai), -m anthropic/MODEL or openai/MODEL"
-    package = Package("npm", "opencode-ai", "1.18.33", "node_modules/opencode-ai/bin/opencode")
+    package = Package("npm", "opencode-ai", "1.18.33", "node_modules/opencode-ai/bin/opencode.exe")
     providers = ("anthropic", "openai")
 
     def command(self, program: str, call: Invocation) -> str:
@@ -34,13 +34,15 @@ class Opencode(Adapter):
         }
 
     def home_files(self, provider: str, call: Invocation) -> dict[str, str]:
-        """``opencode.json``: the provider's baseURL is the proxy; every permission allowed."""
+        """``opencode.json``: the provider's baseURL is the proxy (with ``/v1`` for Anthropic,
+        as its SDK expects); edits and shell allowed."""
+        base = f"{call.base_url}/v1" if provider == "anthropic" else call.base_url
         config = {
             "$schema": "https://opencode.ai/config.json",
             "autoupdate": False,
             "share": "disabled",
             "permission": {"edit": "allow", "bash": "allow", "webfetch": "deny"},
-            "provider": {provider: {"options": {"baseURL": call.base_url}}},
+            "provider": {provider: {"options": {"baseURL": base}}},
         }
         return {".config/opencode/opencode.json": json.dumps(config, indent=2)}
 
