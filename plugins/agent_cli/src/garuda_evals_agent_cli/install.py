@@ -78,10 +78,11 @@ def install(adapter: Adapter) -> Path:
     if found is not None:
         return found
     folder = install_dir(adapter)
-    partial = folder.with_name(folder.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    for argv in install_command(adapter, partial):
+    # Built in place (a virtual environment cannot move); the marker, written last, is what
+    # makes it installed, so a broken install is never taken for a good one.
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for argv in install_command(adapter, folder):
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False
         )
@@ -91,14 +92,12 @@ def install(adapter: Adapter) -> Path:
                 f"installing {adapter.package.name}@{adapter.package.version} failed "
                 f"(exit {done.returncode}): {' | '.join(tail)}"
             )
-    if not (partial / adapter.package.program).exists():
+    if not (folder / adapter.package.program).exists():
         raise GarudaError(
             f"{adapter.package.name}@{adapter.package.version} installed but "
             f"{adapter.package.program} is missing (no build for this platform?)"
         )
-    (partial / MARKER).write_text(f"{adapter.package.name}@{adapter.package.version}\n")
-    shutil.rmtree(folder, ignore_errors=True)
-    partial.rename(folder)
+    (folder / MARKER).write_text(f"{adapter.package.name}@{adapter.package.version}\n")
     return folder / adapter.package.program
 
 
