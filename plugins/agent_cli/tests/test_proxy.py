@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -171,3 +173,19 @@ def test_past_the_spend_cap_calls_are_refused(proxied):
         client.messages.create(**ask)
     session.close_listeners()
     assert session.refused == 1 and session.steps == 1 and len(server.model_calls()) == 1
+
+
+def test_a_client_that_hangs_up_early_is_still_metered(proxied):
+    server, session, url = proxied("openai", [Reply([Text("x")], usage=Tokens(50, 6))])
+    port = int(url.split(":")[2].split("/")[0])
+    body = json.dumps({"model": "gpt-5", "input": "hi", "stream": True}).encode()
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(
+            b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        assert client.recv(12) == b"HTTP/1.1 200"  # the response began: now hang up hard
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    session.close_listeners()
+    assert session.steps == 1 and session.usage().output_tokens == 6
