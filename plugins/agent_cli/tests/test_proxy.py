@@ -176,7 +176,7 @@ def test_past_the_spend_cap_calls_are_refused(proxied):
 
 
 def test_a_client_that_hangs_up_early_is_still_metered(proxied):
-    server, session, url = proxied("openai", [Reply([Text("x")], usage=Tokens(50, 6))])
+    _server, session, url = proxied("openai", [Reply([Text("x")], usage=Tokens(50, 6))])
     port = int(url.split(":")[2].split("/")[0])
     body = json.dumps({"model": "gpt-5", "input": "hi", "stream": True}).encode()
     with socket.create_connection(("127.0.0.1", port)) as client:

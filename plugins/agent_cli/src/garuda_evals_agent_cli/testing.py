@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from garuda_evals.testing import only_report, run_garuda, skip_or_fail
+from garuda_evals.api import only_report, run_garuda, skip_or_fail
 from garuda_evals_agent_cli.adapters.registry import adapters
 from garuda_evals_agent_cli.install import ROOT_VAR, install
 
