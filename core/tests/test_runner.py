@@ -15,6 +15,7 @@ from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.session import EvalOutcome, run_eval
+from garuda_evals.testing import run_garuda
 from garuda_evals.testing import run_settings as make_settings
 
 
@@ -302,3 +303,40 @@ def test_the_harness_ends_an_agent_that_ignores_the_task_limit(
     assert (result.status, result.stop_reason, result.steps) == (Status.FAIL, "timeout", 2)
     assert result.failure == "the agent ran past the 1 s task limit"
     assert result.check is None
+
+
+def test_a_missing_program_exits_1_before_any_task(project: Path, mini_suite: Path) -> None:
+    done = run_garuda(
+        "eval", "--agent", "command", "--agent-command", "no-such-agent-cli",
+        "-s", str(mini_suite), "--executor", "host", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "preflight: --agent-command starts with 'no-such-agent-cli'" in done.stderr
+    assert not list(project.glob(".garuda/evals/*/report.json"))
+
+
+def test_a_command_that_cannot_start_is_err_with_its_output(
+    project: Path, mini_suite: Path
+) -> None:
+    outcome = evaluate(
+        project,
+        mini_suite,
+        agent="command",
+        agent_command="bash -c 'echo boom-from-stderr >&2; exit 127'",
+        task_ids=["add"],
+    )
+    assert outcome.report is not None
+    (result,) = outcome.report.results
+    assert result.status is Status.ERR
+    assert result.failure and "boom-from-stderr" in result.failure
+    assert "could not start (exit 127)" in result.failure
+
+
+def test_command_agent_steps_are_unknown(project: Path, mini_suite: Path) -> None:
+    outcome = evaluate(project, mini_suite, agent="command", agent_command="true", task_ids=["add"])
+    assert outcome.report is not None
+    (result,) = outcome.report.results
+    assert result.steps is None and not outcome.report.summary.steps_known
+    row = next(line for line in outcome.stdout.splitlines() if "/add" in line)
+    assert row.split()[2] == "?"
+    assert "total: ? steps" in outcome.stdout

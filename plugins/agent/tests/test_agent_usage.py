@@ -77,3 +77,17 @@ def test_stream_without_final_usage_keeps_only_the_input_it_reported():
     usage = parse_usage(accumulator.result()["usage"], reservation=9000)
     assert not usage.reported and usage.reservation == 9000
     assert (usage.input_tokens, usage.output_tokens) == (500, 0)
+
+
+def test_more_cached_than_prompt_tokens_never_gives_negative_input() -> None:
+    from garuda_evals_agent.providers.openai_stream import parse_usage
+
+    usage = parse_usage(
+        {
+            "prompt_tokens": 50,
+            "completion_tokens": 9,
+            "prompt_tokens_details": {"cached_tokens": 80},
+        },
+        reservation=0,
+    )
+    assert usage.input_tokens == 0 and usage.cache_read_tokens == 80 and usage.reported

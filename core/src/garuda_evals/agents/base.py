@@ -64,9 +64,9 @@ class RunLimits:
 
 @dataclass
 class AgentOutcome:
-    """What the turn did. A step is one model call."""
+    """What the turn did. A step is one model call; None when the agent cannot tell."""
 
-    steps: int
+    steps: int | None
     usage: Usage
     stop_reason: str
     notices: list[str] = field(default_factory=list)
@@ -109,6 +109,12 @@ class AgentFactory(ABC):
         """Raise UsageError for a value this agent cannot use. Runs before any agent call.
 
         Options scoped to other agents are refused before this, by one rule for all.
+        """
+
+    def preflight(self, settings: RunSettings) -> None:  # noqa: B027 - optional
+        """Before the first task: the model endpoint answers, the agent's program exists.
+
+        Raise GarudaError naming the cause; the run then exits 1 without running a task.
         """
 
     def limits(self, settings: RunSettings) -> RunLimits | None:

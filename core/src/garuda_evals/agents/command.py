@@ -3,15 +3,43 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import subprocess
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
-from garuda_evals.errors import UsageError
+from garuda_evals.environment import check_environment
+from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
 from garuda_evals.transcript import Transcript
 
 PROMPT_FILE = ".garuda-prompt.md"
 OUTPUT_TAIL = 4000
+OUTPUT_REASON = 500
+CANNOT_START = (126, 127)
+"""bash's exit codes for a program that is not executable or not found."""
+SHELL_WORDS = frozenset(
+    {"cd", "exec", "export", "env", "set", "source", ".", "eval", "if", "for", "while", "{", "("}
+)
+
+
+class CommandStartError(RuntimeError):
+    """The agent command could not start: an error run (ERR), not the agent's FAIL."""
+
+
+def first_program(command: str) -> str | None:
+    """The program the command starts with (after ``VAR=value`` words), or None when the
+    command starts with shell syntax the preflight does not follow."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for word in words:
+        if "=" in word.split("/")[0] and not word.startswith(("/", ".")):
+            continue
+        return None if word in SHELL_WORDS or word.startswith("$") else word
+    return None
 
 
 class CommandAgent(Agent):
@@ -54,10 +82,15 @@ class CommandAgent(Agent):
                     "output": result.output[-OUTPUT_TAIL:],
                 },
             )
+        if result.exit_code in CANNOT_START:
+            raise CommandStartError(
+                f"the agent command could not start (exit {result.exit_code}): "
+                + (result.output.strip()[-OUTPUT_REASON:] or "no output")
+            )
         turn.events("tool", f"agent command exited {result.exit_code}")
         stop = "timeout" if result.timed_out else f"exit {result.exit_code}"
         return AgentOutcome(
-            steps=0,
+            steps=None,
             usage=Usage.unreported("the command agent's usage is not reported"),
             stop_reason=stop,
         )
@@ -76,6 +109,18 @@ class CommandAgentFactory(AgentFactory):
                 "--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)"
             )
 
+    def preflight(self, settings: RunSettings) -> None:
+        """The command's program exists (on the checks' PATH, or as a path)."""
+        program = first_program(settings.agent_command or "")
+        if program is None:
+            return
+        path = check_environment().get("PATH", os.defpath)
+        if shutil.which(program, path=path) is None and not _builtin(program):
+            raise GarudaError(
+                f"preflight: --agent-command starts with '{program}', which is not found "
+                f"(PATH={path}); no task was run"
+            )
+
     def describe(self, settings: RunSettings) -> dict[str, str]:
         """Record the command."""
         return {"agent": self.name, "command": settings.agent_command or ""}
@@ -84,3 +129,14 @@ class CommandAgentFactory(AgentFactory):
         """The command agent."""
         assert settings.agent_command
         return CommandAgent(settings.agent_command)
+
+
+def _builtin(word: str) -> bool:
+    """True for a bash builtin or keyword (``true``, ``echo``, ``[[``)."""
+    done = subprocess.run(
+        ["/bin/bash", "-c", 'type -t -- "$1"', "bash", word],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() in ("builtin", "keyword")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -74,8 +74,13 @@ class Executor(ABC):
         env: Mapping[str, str],
         timeout_s: float,
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        pass_fds: Sequence[int] = (),
     ) -> CommandResult:
-        """Run ``command`` with ``bash -c`` in ``cwd``; never raises for a non-zero exit."""
+        """Run ``command`` with ``bash -c`` in ``cwd``; never raises for a non-zero exit.
+
+        ``pass_fds`` stay open, at the same numbers, in the command (an agent CLI's channel
+        to its metering proxy).
+        """
 
     @abstractmethod
     def info(self) -> ExecutorInfo:

@@ -8,7 +8,7 @@ killed, which a ``setsid`` daemon survives: use an OS sandbox there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from garuda_evals.executors.base import (
@@ -39,6 +39,7 @@ class HostExecutor(Executor):
         env: Mapping[str, str],
         timeout_s: float,
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        pass_fds: Sequence[int] = (),
     ) -> CommandResult:
         """Run ``bash -c command`` on the host; no process of it outlives this call (Linux)."""
         return await run_in_group(
@@ -48,6 +49,7 @@ class HostExecutor(Executor):
             timeout_s=timeout_s,
             output_limit=output_limit,
             reap=True,
+            pass_fds=pass_fds,
         )
 
     def info(self) -> ExecutorInfo:

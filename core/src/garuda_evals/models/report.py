@@ -22,6 +22,8 @@ class Summary(Model):
     scored_rate: float | None
     attempted_rate: float | None
     steps: int
+    steps_known: bool = True
+    """False when some agent did not report its steps: ``steps`` is then a minimum."""
     input_tokens: int
     cache_read_tokens: int
     cache_write_tokens: int

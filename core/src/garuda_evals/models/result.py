@@ -39,7 +39,8 @@ class TaskResult(Model):
     title: str = ""
     repeat: int = 1
     status: Status
-    steps: int = 0
+    steps: int | None = 0
+    """Model calls; None when the agent does not report them (a command agent)."""
     usage: Usage = Field(default_factory=Usage)
     duration_ms: int = 0
     agent_duration_ms: int = 0

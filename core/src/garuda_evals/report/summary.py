@@ -99,7 +99,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         passed=passed,
         scored_rate=_rate(passed, attempted - errors),
         attempted_rate=_rate(passed, attempted),
-        steps=sum(r.steps for r in results),
+        steps=sum(r.steps or 0 for r in results),
+        steps_known=all(r.steps is not None for r in results),
         input_tokens=usage.input_tokens,
         cache_read_tokens=usage.cache_read_tokens,
         cache_write_tokens=usage.cache_write_tokens,
@@ -147,7 +148,11 @@ def task_means(results: Sequence[TaskResult]) -> list[TaskMean]:
                 runs=len(finished),
                 passes=sum(1 for r in runs if r.passed),
                 errors=len(finished) - len(scored),
-                mean_steps=_mean_or_none([r.steps for r in scored]),
+                mean_steps=(
+                    _mean_or_none([r.steps for r in scored if r.steps is not None])
+                    if all(r.steps is not None for r in scored)
+                    else None
+                ),
                 mean_tokens=(
                     _mean_or_none([r.usage.total_tokens for r in scored]) if tokens_known else None
                 ),

@@ -19,7 +19,7 @@ def _row(result: TaskResult, repeats: bool) -> tuple[str, ...]:
     return (
         name,
         result.status.value,
-        str(result.steps),
+        "?" if result.steps is None else str(result.steps),
         units.usage_tokens(result.usage),
         units.cost(result.usage.cost_usd, result.usage.cost_incomplete),
         units.seconds(result.duration_ms),
@@ -77,7 +77,7 @@ def totals_line(summary: Summary) -> str:
         )
         tokens = f"tok ? (some usage unreported{reserved})"
     return (
-        f"total: {summary.steps} steps · {tokens} · "
+        f"total: {summary.steps if summary.steps_known else '?'} steps · {tokens} · "
         f"{units.cost(summary.cost_usd, summary.cost_incomplete)} · "
         f"{units.seconds(summary.duration_ms)} · cache {units.percent(summary.cache_read_share)}"
     )

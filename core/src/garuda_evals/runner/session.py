@@ -132,6 +132,8 @@ async def run_eval(
     required = {name for item in selected for name in item.task.requires}
     toolchains = await check_toolchains(registry, required)
     limits = factory.limits(settings) or RunLimits()
+    if selected:
+        factory.preflight(settings)
     agent_description = dict(factory.describe(settings))
     used = versions(
         registry,

@@ -107,6 +107,15 @@ class GarudaAgentFactory(AgentFactory):
             )
         provider.check(spec.model, settings)
 
+    def preflight(self, settings: RunSettings) -> None:
+        """The provider's model list answers with the key, before the first task."""
+        from garuda_evals_agent.preflight import preflight
+
+        _, provider = resolve(settings)
+        endpoint = provider.endpoint()
+        if endpoint is not None:
+            preflight(provider.name, *endpoint)
+
     def limits(self, settings: RunSettings) -> RunLimits | None:
         """With ``--batch on``: up to 20 tasks at once and 12 hours each (batches are slow)."""
         if agent_options(settings).batch != "on":

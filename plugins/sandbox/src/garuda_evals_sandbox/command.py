@@ -19,6 +19,7 @@ from garuda_evals.api import (
 )
 from garuda_evals_sandbox.escapes import Outcome, run_all
 from garuda_evals_sandbox.lab import Lab
+from garuda_evals_sandbox.proxy_path import check_proxy_path
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,10 @@ async def _check(backend: ExecutorBackend) -> list[Outcome]:
     with Lab() as lab:
         executor = backend.create(lab.policy())
         try:
-            return await run_all(executor, lab)
+            outcomes = await run_all(executor, lab)
+            if executor.info().kind == "os":
+                outcomes += await check_proxy_path(executor, lab)
+            return outcomes
         finally:
             await executor.aclose()
 

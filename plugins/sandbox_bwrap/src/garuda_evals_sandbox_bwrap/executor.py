@@ -86,7 +86,13 @@ class BwrapExecutor(Executor):
         )
 
     async def _once(
-        self, command: str, cwd: Path, env: Mapping[str, str], timeout_s: float, limit: int
+        self,
+        command: str,
+        cwd: Path,
+        env: Mapping[str, str],
+        timeout_s: float,
+        limit: int,
+        pass_fds: Sequence[int] = (),
     ) -> CommandResult:
         fd = filter_fd(self.arch)
         try:
@@ -96,7 +102,7 @@ class BwrapExecutor(Executor):
                 env=LAUNCHER_ENV,
                 timeout_s=timeout_s,
                 output_limit=limit,
-                pass_fds=(fd,),
+                pass_fds=(fd, *pass_fds),
             )
         finally:
             os.close(fd)
@@ -109,12 +115,13 @@ class BwrapExecutor(Executor):
         env: Mapping[str, str],
         timeout_s: float,
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        pass_fds: Sequence[int] = (),
     ) -> CommandResult:
         """Run ``bash -c command`` in the sandbox; bwrap's own failures are explained."""
-        result = await self._once(command, cwd, env, timeout_s, output_limit)
+        result = await self._once(command, cwd, env, timeout_s, output_limit, pass_fds)
         if self.mount_proc and result.exit_code == 1 and is_proc_refused(result.output):
             self.mount_proc = False
-            result = await self._once(command, cwd, env, timeout_s, output_limit)
+            result = await self._once(command, cwd, env, timeout_s, output_limit, pass_fds)
         explained = userns_message(result.output) if result.exit_code == 1 else None
         if explained:
             result = replace(result, output=f"garuda: {explained}\n{result.output}")

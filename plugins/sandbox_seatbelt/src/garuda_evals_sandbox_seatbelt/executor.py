@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from garuda_evals.api import (
@@ -68,6 +68,7 @@ class SeatbeltExecutor(Executor):
         env: Mapping[str, str],
         timeout_s: float,
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        pass_fds: Sequence[int] = (),
     ) -> CommandResult:
         """Run ``bash -c command`` under the profile."""
         return await run_in_group(
@@ -76,6 +77,7 @@ class SeatbeltExecutor(Executor):
             env=self.environment(env),
             timeout_s=timeout_s,
             output_limit=output_limit,
+            pass_fds=pass_fds,
         )
 
     def info(self) -> ExecutorInfo:

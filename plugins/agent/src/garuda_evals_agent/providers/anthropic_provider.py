@@ -26,6 +26,11 @@ class AnthropicProvider(ModelProvider):
                 "(or use --agent oracle to run without a model)"
             )
 
+    def endpoint(self) -> tuple[str, str, str]:
+        """The Messages API at ANTHROPIC_BASE_URL or Anthropic's."""
+        base = os.environ.get(BASE_URL_VAR) or "https://api.anthropic.com"
+        return "anthropic", base, os.environ.get(KEY_VAR, "")
+
     def describe(self, model: str) -> Mapping[str, str]:
         """The provider and, when set, the base URL."""
         base = os.environ.get(BASE_URL_VAR)

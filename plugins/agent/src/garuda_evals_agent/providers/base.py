@@ -75,6 +75,11 @@ class ModelProvider(ABC):
     def check(self, model: str, settings: RunSettings) -> None:  # noqa: B027 - optional
         """Raise UsageError before the first task: a missing key, an unsupported flag."""
 
+    def endpoint(self) -> tuple[str, str, str] | None:
+        """The API's kind (anthropic, openai, gemini), base URL and key, for the preflight;
+        None skips it."""
+        return None
+
     def describe(self, model: str) -> Mapping[str, str]:
         """What report.json records about this provider (never a key)."""
         return {"provider": self.name}

@@ -54,6 +54,11 @@ class OpenAICompatibleProvider(ModelProvider):
                 f"{OPENAI_BASE_URL_VAR} for a compatible server, or use --agent oracle)"
             )
 
+    def endpoint(self) -> tuple[str, str, str]:
+        """The OpenAI-compatible API this provider talks to."""
+        base = self.base_url() or "https://api.openai.com/v1"
+        return "openai", base, os.environ.get(OPENAI_KEY_VAR, "")
+
     def describe(self, model: str) -> Mapping[str, str]:
         """The provider and the base URL."""
         base = self.base_url()

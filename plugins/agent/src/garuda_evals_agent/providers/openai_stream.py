@@ -97,7 +97,8 @@ def parse_result(result: dict[str, Any]) -> tuple[Message, StopReason, str]:
 
 
 def parse_usage(usage: Any, reservation: int) -> CallUsage:
-    """OpenAI's prompt_tokens include cached tokens: subtract them to keep input uncached."""
+    """OpenAI's prompt_tokens include cached tokens: subtract them to keep input uncached
+    (never below 0: some servers report more cached than prompt tokens)."""
     if not isinstance(usage, dict) or not all(
         isinstance(usage.get(k), int) for k in ("prompt_tokens", "completion_tokens")
     ):
@@ -105,7 +106,7 @@ def parse_usage(usage: Any, reservation: int) -> CallUsage:
     cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
     reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens") or 0
     return CallUsage(
-        input_tokens=usage["prompt_tokens"] - cached,
+        input_tokens=max(0, usage["prompt_tokens"] - cached),
         cache_read_tokens=cached,
         output_tokens=usage["completion_tokens"],
         reasoning_tokens=reasoning,

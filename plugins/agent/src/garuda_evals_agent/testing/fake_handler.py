@@ -7,7 +7,7 @@ import socket
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 
-from garuda_evals_agent.testing import anthropic_fake, openai_fake
+from garuda_evals_agent.testing import anthropic_fake, gemini_fake, openai_fake, responses_fake
 from garuda_evals_agent.testing.script import Fault, Reply
 
 if TYPE_CHECKING:
@@ -59,6 +59,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, {**status, "processing_status": "canceling"})
         elif path in ("/v1/chat/completions", "/chat/completions"):
             self._openai(body)
+        elif path in ("/v1/responses", "/responses"):
+            self._responses(body)
+        elif path.endswith((":generateContent", ":streamGenerateContent")):
+            self._gemini(path, body)
         else:
             self._json(404, anthropic_fake.error_json("not_found_error", path))
 
@@ -110,6 +114,44 @@ class _Handler(BaseHTTPRequestHandler):
             reply, body.get("model", ""), f"chatcmpl-{len(self.fake.requests)}"
         )
         self._stream(chunks, drop=isinstance(item, Fault))
+
+    def _responses(self, body: dict[str, Any]) -> None:
+        item = self.fake.next_item()
+        if item is None:
+            self._json(400, openai_fake.error_json("invalid_request_error", "script used up"))
+            return
+        if isinstance(item, Fault) and not item.drop:
+            self._json(item.status, openai_fake.error_json("server_error", "fake fault"))
+            return
+        reply = item if isinstance(item, Reply) else Reply([])
+        response_id = f"resp_{len(self.fake.requests)}"
+        if not body.get("stream"):
+            self._json(200, responses_fake.response_json(reply, body.get("model", ""), response_id))
+            return
+        events = responses_fake.sse_events(reply, body.get("model", ""), response_id)
+        self._stream(events, drop=isinstance(item, Fault))
+
+    def _gemini(self, path: str, body: dict[str, Any]) -> None:
+        item = self.fake.next_item()
+        if not isinstance(item, Reply):
+            error = {"error": {"code": 500, "message": "fake fault", "status": "INTERNAL"}}
+            self._json(item.status if isinstance(item, Fault) else 400, error)
+            return
+        model = path.rsplit("/", 1)[-1].split(":", 1)[0]
+        if path.endswith(":generateContent"):
+            self._json(200, gemini_fake.response_json(item, model))
+        elif "alt=sse" in self.path:
+            self._stream(gemini_fake.sse_events(item, model), drop=False)
+        else:
+            self._json_list(gemini_fake.stream_chunks(item, model))
+
+    def _json_list(self, items: list[dict[str, Any]]) -> None:
+        data = json.dumps(items).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _create_batch(self, body: dict[str, Any]) -> None:
         batch_id = self.fake.batches.create(body, self.fake.next_item())

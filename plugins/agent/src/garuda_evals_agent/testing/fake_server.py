@@ -1,7 +1,8 @@
 """A fake Anthropic + OpenAI-compatible server on 127.0.0.1, scripted per test.
 
-It speaks Anthropic Messages (streamed), the Message Batches endpoints, and OpenAI chat
-completions (streamed), answering each model call with the next item of its script.
+It speaks Anthropic Messages (streamed), the Message Batches endpoints, OpenAI chat
+completions (streamed), the OpenAI Responses API and Gemini generateContent (streamed or
+not), answering each model call with the next item of its script.
 Every request is recorded. It is bounded: after ``max_requests`` it answers 400.
 """
 
@@ -16,7 +17,13 @@ from garuda_evals_agent.testing.batches_fake import FakeBatches
 from garuda_evals_agent.testing.fake_handler import handler_for
 from garuda_evals_agent.testing.script import Fault, Reply
 
-MODEL_CALL_PATHS = ("/v1/messages", "/v1/chat/completions", "/chat/completions")
+MODEL_CALL_PATHS = (
+    "/v1/messages",
+    "/v1/chat/completions",
+    "/chat/completions",
+    "/v1/responses",
+    "/responses",
+)
 
 
 class _Server(ThreadingHTTPServer):
@@ -73,4 +80,9 @@ class FakeModelServer:
     def model_calls(self) -> list[dict[str, Any]]:
         """The recorded model-call requests (Messages, batch creations, chat completions)."""
         paths = (*MODEL_CALL_PATHS, "/v1/messages/batches")
-        return [r for r in self.requests if r["method"] == "POST" and r["path"] in paths]
+        return [
+            r
+            for r in self.requests
+            if r["method"] == "POST"
+            and (r["path"] in paths or r["path"].endswith(("generateContent", "GenerateContent")))
+        ]

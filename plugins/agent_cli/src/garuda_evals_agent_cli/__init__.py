@@ -1,0 +1,1 @@
+"""Agent CLIs as garuda agents, metered by one loopback proxy."""

@@ -1,0 +1,29 @@
+"""Hooks: the ``--max-cost`` option and the ``garuda agents`` command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from garuda_evals.api import CommandRecord, OptionsRecord, hookimpl
+
+
+def _load():  # type: ignore[no-untyped-def]
+    from garuda_evals_agent_cli.command import agents
+
+    return agents
+
+
+@hookimpl
+def garuda_options() -> Iterator[OptionsRecord]:
+    """``--max-cost``: the run's spend cap, enforced by the proxy."""
+    from garuda_evals_agent_cli.options import OPTIONS
+
+    yield OPTIONS
+
+
+@hookimpl
+def garuda_commands() -> Iterator[CommandRecord]:
+    """``garuda agents``: list the agent CLIs; ``garuda agents install NAME``."""
+    yield CommandRecord(
+        name="agents", description="agent CLIs: list them, install one (pinned)", load=_load
+    )

@@ -1,0 +1,177 @@
+"""Usage read from a model call's response as it went over the wire, for four protocols.
+
+Anthropic Messages (streamed or not), OpenAI chat completions, the OpenAI Responses API and
+Gemini generateContent / streamGenerateContent. The counts come out as the built-in agent
+keeps them: input without cache reads and writes, reasoning as part of output.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from garuda_evals_agent.messages import CallUsage
+
+Protocol = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
+Read = tuple[CallUsage, list[str]]
+"""A call's usage and the notes reading it raised (a clamped count)."""
+CLAMPED = "a response reported more cached tokens than prompt tokens; input counted as 0"
+
+
+def protocol_of(method: str, path: str) -> Protocol | None:
+    """The protocol of a model call at ``path``, or None when the request is not one."""
+    if method != "POST":
+        return None
+    path = path.split("?")[0].rstrip("/")
+    if path.endswith("/messages"):
+        return "anthropic"
+    if path.endswith("/chat/completions"):
+        return "openai-chat"
+    if path.endswith("/responses"):
+        return "openai-responses"
+    if path.endswith((":generateContent", ":streamGenerateContent")):
+        return "gemini"
+    return None
+
+
+def model_of(protocol: Protocol, path: str, request: Any) -> str:
+    """The model the call asked for: the body's ``model``, or Gemini's path segment."""
+    if protocol == "gemini":
+        tail = path.split("?")[0].rsplit("/", 1)[-1]
+        return tail.split(":", 1)[0]
+    return str(request.get("model") or "") if isinstance(request, dict) else ""
+
+
+def events_of(body: bytes) -> list[dict[str, Any]]:
+    """The JSON objects of a response: one body, a JSON array, or SSE ``data:`` lines."""
+    text = body.decode("utf-8", errors="replace").strip()
+    if not text:
+        return []
+    if text[0] in "{[":
+        try:
+            loaded = json.loads(text)
+        except json.JSONDecodeError:
+            loaded = None
+        if isinstance(loaded, dict):
+            return [loaded]
+        if isinstance(loaded, list):
+            return [item for item in loaded if isinstance(item, dict)]
+    found: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        if not line.startswith("data:"):
+            continue
+        data = line[5:].strip()
+        if not data or data == "[DONE]":
+            continue
+        try:
+            item = json.loads(data)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found
+
+
+def read_usage(protocol: Protocol, body: bytes) -> Read:
+    """The usage of one response and its notes; without a complete report it is unreported."""
+    events = events_of(body)
+    if protocol == "anthropic":
+        return _anthropic(events)
+    if protocol == "openai-chat":
+        return _openai_chat(events)
+    if protocol == "openai-responses":
+        return _responses(events)
+    return _gemini(events)
+
+
+def _ints(source: Any, *keys: str) -> bool:
+    return isinstance(source, dict) and all(isinstance(source.get(k), int) for k in keys)
+
+
+def _uncached(prompt: int, cached: int, notes: list[str]) -> int:
+    if cached > prompt:
+        notes.append(CLAMPED)
+        return 0
+    return prompt - cached
+
+
+def _anthropic(events: list[dict[str, Any]]) -> Read:
+    usage: dict[str, Any] = {}
+    for event in events:
+        if event.get("type") == "message_start":
+            usage.update((event.get("message") or {}).get("usage") or {})
+        elif event.get("type") in ("message_delta", "message"):
+            usage.update({k: v for k, v in (event.get("usage") or {}).items() if v is not None})
+    if not _ints(usage, "input_tokens", "output_tokens"):
+        return CallUsage(reported=False), []
+    read = CallUsage(
+        input_tokens=usage["input_tokens"],
+        cache_read_tokens=usage.get("cache_read_input_tokens") or 0,
+        cache_write_tokens=usage.get("cache_creation_input_tokens") or 0,
+        output_tokens=usage["output_tokens"],
+    )
+    return read, []
+
+
+def _openai_chat(events: list[dict[str, Any]]) -> Read:
+    usage = next((e["usage"] for e in reversed(events) if isinstance(e.get("usage"), dict)), None)
+    if not _ints(usage, "prompt_tokens", "completion_tokens"):
+        return CallUsage(reported=False), []
+    assert isinstance(usage, dict)
+    notes: list[str] = []
+    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
+    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens") or 0
+    return (
+        CallUsage(
+            input_tokens=_uncached(usage["prompt_tokens"], cached, notes),
+            cache_read_tokens=cached,
+            output_tokens=usage["completion_tokens"],
+            reasoning_tokens=reasoning,
+        ),
+        notes,
+    )
+
+
+def _responses(events: list[dict[str, Any]]) -> Read:
+    usage = None
+    for event in events:
+        response = event.get("response") if "response" in event else event
+        if isinstance(response, dict) and isinstance(response.get("usage"), dict):
+            usage = response["usage"]
+    if not _ints(usage, "input_tokens", "output_tokens"):
+        return CallUsage(reported=False), []
+    assert isinstance(usage, dict)
+    notes: list[str] = []
+    cached = (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
+    reasoning = (usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0
+    return (
+        CallUsage(
+            input_tokens=_uncached(usage["input_tokens"], cached, notes),
+            cache_read_tokens=cached,
+            output_tokens=usage["output_tokens"],
+            reasoning_tokens=reasoning,
+        ),
+        notes,
+    )
+
+
+def _gemini(events: list[dict[str, Any]]) -> Read:
+    usage = None
+    for event in events:
+        if isinstance(event.get("usageMetadata"), dict):
+            usage = event["usageMetadata"]
+    if not _ints(usage, "promptTokenCount"):
+        return CallUsage(reported=False), []
+    assert isinstance(usage, dict)
+    notes: list[str] = []
+    cached = usage.get("cachedContentTokenCount") or 0
+    thoughts = usage.get("thoughtsTokenCount") or 0
+    return (
+        CallUsage(
+            input_tokens=_uncached(usage["promptTokenCount"], cached, notes),
+            cache_read_tokens=cached,
+            output_tokens=(usage.get("candidatesTokenCount") or 0) + thoughts,
+            reasoning_tokens=thoughts,
+        ),
+        notes,
+    )

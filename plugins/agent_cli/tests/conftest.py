@@ -1,0 +1,40 @@
+"""Fixtures: the real CLIs installed once (shared cache folder), the python suite's tasks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.testing import skip_or_fail
+from garuda_evals_agent_cli.install import agents_root
+from garuda_evals_agent_cli.testing import installed
+
+
+@pytest.fixture(scope="session")
+def agents_dir() -> Path:
+    """The garuda-managed folder every test and CI run shares (installs happen once)."""
+    return agents_root()
+
+
+@pytest.fixture(scope="session")
+def claude_code(agents_dir: Path) -> Path:
+    """Claude Code, pinned, installed once."""
+    return installed("claude-code", agents_dir)
+
+
+@pytest.fixture(scope="session")
+def codex(agents_dir: Path) -> Path:
+    """Codex, pinned, installed once."""
+    return installed("codex", agents_dir)
+
+
+@pytest.fixture(scope="session")
+def python_task() -> Any:
+    """The python suite's first task."""
+    suites = PluginRegistry().collect("garuda_suites")
+    if "python" not in suites:
+        skip_or_fail("garuda-evals-python", "the python suite is not installed")
+    return suites["python"].record.load().tasks()[0]

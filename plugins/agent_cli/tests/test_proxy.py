@@ -1,0 +1,191 @@
+"""The metering proxy between real SDK clients and the fake server, per wire protocol."""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import openai
+import pytest
+
+from garuda_evals_agent.testing import FakeModelServer, Reply, Text, Tokens
+from garuda_evals_agent_cli.proxy import Budget, ProxySession
+from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, upstream_for
+from garuda_evals_agent_cli.wire_usage import CLAMPED
+
+REAL = "real-key-0123"
+
+Start = Callable[..., tuple[FakeModelServer, ProxySession, str]]
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[Start]:
+    """``proxied(provider, script, max_cost=None)``: fake server, a session, the proxy's URL."""
+    opened: list[tuple[FakeModelServer, ProxySession]] = []
+
+    def start(
+        provider: str, script: list[Any], max_cost: float | None = None
+    ) -> tuple[FakeModelServer, ProxySession, str]:
+        server = FakeModelServer(script).__enter__()
+        base = f"{server.url}/v1" if provider == "openai" else server.url
+        var = {"anthropic": "ANTHROPIC", "openai": "OPENAI", "gemini": "GOOGLE_GEMINI"}[provider]
+        key_var = "GEMINI_API_KEY" if provider == "gemini" else f"{var}_API_KEY"
+        environ = {f"{var}_BASE_URL": base, key_var: REAL, "GARUDA_PRICE_PROVIDER": ""}
+        upstream = upstream_for(provider, environ)
+        session = ProxySession(upstream, Budget(max_cost), tmp_path / "transcript.jsonl")
+        url = f"http://127.0.0.1:{session.listen_tcp()}{upstream.base_path}"
+        opened.append((server, session))
+        return server, session, url
+
+    yield start
+    for server, session in opened:
+        session.close()
+        server.__exit__(None, None, None)
+
+
+def lines(tmp_path: Path, kind: str) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in (tmp_path / "transcript.jsonl").read_text().splitlines()]
+    return [row for row in rows if row["type"] == kind]
+
+
+def header(request: dict[str, Any], name: str) -> str:
+    return {k.lower(): v for k, v in request["headers"].items()}.get(name, "")
+
+
+def key_sent(request: dict[str, Any]) -> str:
+    """The key as the SDK sent it (newer Anthropic SDKs send a Bearer token)."""
+    return header(request, "x-api-key") or header(request, "authorization").removeprefix("Bearer ")
+
+
+def test_anthropic_streamed_and_plain_are_metered_with_the_real_key(proxied, tmp_path):
+    server, session, url = proxied(
+        "anthropic",
+        [Reply([Text("a")], usage=Tokens(10, 5, 300, 40)), Reply([Text("b")], Tokens(7, 3))],
+    )
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    ask = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 50,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    with client.messages.stream(**ask) as stream:
+        assert stream.get_final_message().content[0].text == "a"
+    assert client.messages.create(**ask).content[0].text == "b"
+    session.close_listeners()
+    usage = session.usage()
+    assert (usage.input_tokens, usage.output_tokens) == (17, 8)
+    assert (usage.cache_read_tokens, usage.cache_write_tokens) == (300, 40)
+    assert usage.tokens_known and usage.cost_usd > 0 and not usage.cost_incomplete
+    assert session.steps == 2
+    assert [key_sent(r) for r in server.model_calls()] == [REAL, REAL]
+    responses = lines(tmp_path, "proxy_response")
+    assert [r["step"] for r in responses] == [1, 2] and responses[0]["usage"]["cacheRead"] == 300
+    assert lines(tmp_path, "proxy_request")[0]["body"]["messages"][0]["content"] == "hi"
+    assert REAL not in (tmp_path / "transcript.jsonl").read_text()
+
+
+def test_openai_chat_stream_is_metered_and_cached_input_kept_apart(proxied):
+    server, session, url = proxied("openai", [Reply([Text("ok")], usage=Tokens(100, 9, 400))])
+    client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    stream = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "user", "content": "hi"}],
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+    assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == "ok"
+    session.close_listeners()
+    usage = session.usage()
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (100, 400, 9)
+    assert header(server.model_calls()[0], "authorization") == f"Bearer {REAL}"
+
+
+def test_responses_api_streamed_and_plain(proxied):
+    _server, session, url = proxied(
+        "openai", [Reply([Text("x")], usage=Tokens(50, 6, 200)), Reply([Text("y")], Tokens(5, 2))]
+    )
+    client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    with client.responses.stream(model="gpt-5", input="hi") as stream:
+        assert stream.get_final_response().output_text == "x"
+    assert client.responses.create(model="gpt-5", input="hi").output_text == "y"
+    session.close_listeners()
+    usage = session.usage()
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (55, 200, 8)
+    assert session.steps == 2 and usage.tokens_known
+
+
+@pytest.mark.parametrize(
+    "route", [":generateContent", ":streamGenerateContent?alt=sse", ":streamGenerateContent"]
+)
+def test_gemini_plain_and_streamed(proxied, route):
+    server, session, url = proxied("gemini", [Reply([Text("g")], usage=Tokens(30, 4, 100))])
+    request = urllib.request.Request(
+        f"{url}/v1beta/models/gemini-2.5-flash{route}",
+        data=json.dumps({"contents": [{"parts": [{"text": "hi"}]}]}).encode(),
+        headers={"x-goog-api-key": PLACEHOLDER_KEY, "content-type": "application/json"},
+    )
+    assert b'"g"' in urllib.request.urlopen(request).read()
+    session.close_listeners()
+    usage = session.usage()
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (30, 100, 4)
+    assert header(server.model_calls()[0], "x-goog-api-key") == REAL
+    assert usage.cost_usd > 0
+
+
+def test_unreported_usage_stays_unknown(proxied):
+    _server, session, url = proxied("anthropic", [Reply([Text("a")], usage=None)])
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    client.messages.create(
+        model="claude-sonnet-4-5", max_tokens=5, messages=[{"role": "user", "content": "hi"}]
+    )
+    session.close_listeners()
+    usage = session.usage()
+    assert session.steps == 1 and not usage.tokens_known and usage.cost_incomplete
+
+
+def test_more_cached_than_prompt_tokens_is_clamped_with_a_note(proxied):
+    _server, session, url = proxied("openai", [Reply([Text("ok")], usage=Tokens(-50, 9, 100))])
+    client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    client.responses.create(model="gpt-5", input="hi")
+    session.close_listeners()
+    usage = session.usage()
+    assert usage.input_tokens == 0 and usage.cache_read_tokens == 100
+    assert CLAMPED in usage.notes
+
+
+def test_past_the_spend_cap_calls_are_refused(proxied):
+    script = [Reply([Text("a")], usage=Tokens(100000, 10)), Reply([Text("b")])]
+    server, session, url = proxied("anthropic", script, max_cost=0.01)
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    ask = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    client.messages.create(**ask)
+    with pytest.raises(anthropic.BadRequestError, match="spend cap"):
+        client.messages.create(**ask)
+    session.close_listeners()
+    assert session.refused == 1 and session.steps == 1 and len(server.model_calls()) == 1
+
+
+def test_a_client_that_hangs_up_early_is_still_metered(proxied):
+    _server, session, url = proxied("openai", [Reply([Text("x")], usage=Tokens(50, 6))])
+    port = int(url.split(":")[2].split("/")[0])
+    body = json.dumps({"model": "gpt-5", "input": "hi", "stream": True}).encode()
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(
+            b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        assert client.recv(12) == b"HTTP/1.1 200"  # the response began: now hang up hard
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    session.close_listeners()
+    assert session.steps == 1 and session.usage().output_tokens == 6
