@@ -351,11 +351,50 @@ def mined_node(tmp_path_factory: pytest.TempPathFactory) -> Mined:
     return mine(repo, node_history(repo), repo.root)
 
 
+def editable_venv(root: Path, cache: Path) -> Path:
+    """Install the project at ``root`` editable into its own ``.venv`` (uv, offline), as a user
+    would with ``pip install -e .``; pytest comes from this interpreter's environment."""
+    import os
+    import shutil
+    import sysconfig
+
+    from garuda_evals.testing import skip_or_fail
+
+    found = Path(sys.executable).parent / "uv"
+    uv = str(found) if found.exists() else shutil.which("uv")
+    if uv is None:
+        skip_or_fail("uv", "uv installs the test project into its venv, offline")
+    venv = root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "pytest_from_garuda.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = subprocess.run(
+        [str(uv), "pip", "install", "--offline", "--no-deps", "--python", str(python), "-e", "."],
+        cwd=root,
+        env={**os.environ, "UV_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return python
+
+
 @pytest.fixture(scope="session")
 def repo_kit() -> SimpleNamespace:
     """``GitRepo`` and ``mine`` for fixtures in test modules (conftest cannot be imported)."""
     return SimpleNamespace(
-        GitRepo=GitRepo, mine=mine, node_history=node_history, python_history=python_history
+        GitRepo=GitRepo,
+        mine=mine,
+        node_history=node_history,
+        python_history=python_history,
+        editable_venv=editable_venv,
     )
 
 

@@ -93,7 +93,7 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
             prompt=task.prompt,
             workspace=workspace,
             executor=executor,
-            env=env,
+            env={**env, **suite.environment(task, workspace)},
             timeout_s=context.task_timeout_s,
             transcript=job.transcript,
             settings=settings,

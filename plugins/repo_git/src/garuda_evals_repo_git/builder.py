@@ -20,6 +20,7 @@ from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commi
 from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
+from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
@@ -53,12 +54,15 @@ class GitSuiteBuilder(SuiteBuilder):
         probed = probe_project(root, sha, command, tree, venvs)
         refuse_own_installs(root, probed, venvs, "build the suite again")
         check_safe_path(command, probed)
-        command = replace(command, plugins=probed.plugins)
+        roots = package_roots(tree, lambda path: read_text(root, sha, path))
+        command = replace(command, plugins=probed.plugins, roots=roots)
         source = "given" if given else "detected from the project"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
         if command.kind == "pytest":
             named = ", ".join(command.plugins) or "none installed"
             echo(f"The check runs pytest without plugin autoload; its plugins: {named}.")
+            where = ", ".join(command.roots) or "none found"
+            echo(f"The code under test is imported from the task's folder: {where}.")
         echo(
             "The tests run on the host, with no sandbox: these are the project's own commits, "
             "not an agent's code. Your checkout, index and HEAD are not changed."

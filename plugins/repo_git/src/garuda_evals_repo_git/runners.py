@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from garuda_evals.api import UsageError
+from garuda_evals_repo_git.pyroots import pythonpath_option
 from garuda_evals_repo_git.rules import TEST_SUPPORT
 
 REPORT = "{junit}"
@@ -96,6 +97,8 @@ class TestCommand:
     ``kind`` is pytest, node, vitest, jest, ``custom`` (a command with ``{files}``) or
     ``whole`` (an unknown runner that runs the whole suite). ``prefix`` calls the runner
     directly; ``wrapper`` is npm, pnpm or yarn when ``base`` runs a package script.
+    ``roots`` are the Python package roots pytest puts first on ``sys.path`` (``-o
+    pythonpath``), so the code under test is the tree's, not an installed copy.
     """
 
     __test__ = False
@@ -105,6 +108,7 @@ class TestCommand:
     prefix: str = ""
     wrapper: str | None = None
     plugins: tuple[str, ...] = field(default=())
+    roots: tuple[str, ...] = field(default=())
 
     @property
     def has_evidence(self) -> bool:
@@ -129,7 +133,7 @@ class TestCommand:
         quoted = shlex.join(files)
         if self.kind in ("custom", "whole"):
             return self.base.replace("{files}", quoted)
-        flags = shlex.join(REPORT_FLAGS[self.kind])
+        flags = shlex.join(self._flags())
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
         if self.wrapper is not None:
@@ -147,7 +151,13 @@ class TestCommand:
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
             # A task test that cannot be imported must not stop the canaries from running.
             flags = shlex.join(
-                [*REPORT_FLAGS["pytest"][:2], *plugins, CONTINUE, REPORT_FLAGS["pytest"][2]]
+                [
+                    *REPORT_FLAGS["pytest"][:2],
+                    *plugins,
+                    *pythonpath_option(self.roots),
+                    CONTINUE,
+                    REPORT_FLAGS["pytest"][2],
+                ]
             )
             command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
@@ -163,6 +173,16 @@ class TestCommand:
             f"the check cannot prove that tests ran with '{self.base}': "
             "give --test-command with {junit} where the runner writes JUnit XML"
         )
+
+    def _flags(self) -> list[str]:
+        """The runner's report flags (pytest's with the package roots first on sys.path)."""
+        if self.kind == "pytest":
+            return [
+                *REPORT_FLAGS["pytest"][:2],
+                *pythonpath_option(self.roots),
+                REPORT_FLAGS["pytest"][2],
+            ]
+        return list(REPORT_FLAGS[self.kind])
 
     @property
     def cache_key(self) -> str:
