@@ -95,7 +95,7 @@ def test_both_commits_are_mined(stock: SimpleNamespace) -> None:
     tasks = {t.metadata["commit"]: t for t in suite.tasks()}
     assert set(tasks) == {stock.restock, stock.count_none}
     restock = tasks[stock.restock]
-    assert "-o pythonpath=src" in restock.check.command
+    assert "-o \"pythonpath='$PWD/src'\"" in restock.check.command
     assert any("RestockTest" in test for test in restock.expected_tests), restock.expected_tests
 
 
@@ -125,3 +125,29 @@ def test_the_agents_commands_import_the_task_folders_code(stock: SimpleNamespace
         executor="host",
     )
     assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+SHADOW = """import os, sys
+for arg in sys.argv:
+    if arg.startswith("--junitxml="):
+        with open(arg.split("=", 1)[1], "w") as report:
+            report.write("<testsuite/>")
+os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("path", ["src/difflib.py", "src/pluggy.py", "src/sitecustomize.py"])
+def test_a_module_on_the_package_roots_that_shadows_the_runners(
+    stock: SimpleNamespace, path: str
+) -> None:
+    """``src`` is first on sys.path in the check: a module named like one pytest imports is
+    refused (difflib is imported on the first failed comparison)."""
+    suite = load_repo_suite(stock.repo.root)
+    task = next(t for t in suite.tasks() if t.metadata["commit"] == stock.count_none)
+
+    def plant(workspace: Path) -> None:
+        (workspace / path).write_text(SHADOW)
+
+    verdict = anyio.run(lambda: self_test(suite, task, solved=True, edit=plant))
+    assert not verdict.passed
+    assert path in (verdict.reason or ""), verdict.reason

@@ -15,7 +15,7 @@ from garuda_evals.api import SuiteBuilder
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
-from garuda_evals_repo_git.detect import detect, venv_python
+from garuda_evals_repo_git.detect import detect, require_program, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
 from garuda_evals_repo_git.mining import mine
 from garuda_evals_repo_git.prove import Candidate, Prover
@@ -46,9 +46,11 @@ class GitSuiteBuilder(SuiteBuilder):
         tree = tracked_files(root, sha)
         package_json = read_text(root, sha, "package.json")
         given = opts["test_command"]
-        base = given or detect(package_json, set(tree), venv_python(root))
+        detected = None if given else detect(package_json, set(tree), venv_python(root))
+        base = given or detected.command  # type: ignore[union-attr]
         command = classify(base, package_json)
         command.check([])  # refuses a runner whose check could not prove that tests ran
+        require_program(command, root)
         deps = dependency_folders(root, tree)
         venvs = [d for d in deps if d in VENV_NAMES]
         probed = probe_project(root, sha, command, tree, venvs)
@@ -56,7 +58,7 @@ class GitSuiteBuilder(SuiteBuilder):
         check_safe_path(command, probed)
         roots = package_roots(tree, lambda path: read_text(root, sha, path))
         command = replace(command, plugins=probed.plugins, roots=roots)
-        source = "given" if given else "detected from the project"
+        source = "given" if detected is None else f"detected: {detected.source}"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
         if command.kind == "pytest":
             named = ", ".join(command.plugins) or "none installed"

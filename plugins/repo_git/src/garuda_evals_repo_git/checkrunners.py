@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from garuda_evals.api import Canaries, JUnitCheckRunner, Task
 from garuda_evals_repo_git.canaries import BUILDERS
+from garuda_evals_repo_git.pyrefusals import shadow_refusals
 from garuda_evals_repo_git.reports import JestJsonCheckRunner
 
 NAMES = {
@@ -26,6 +28,12 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
     def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS[self.kind](task, workspace, nonce)
+
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """pytest: agent modules on the check's package roots that shadow the runner's."""
+        if self.kind != "pytest":
+            return []
+        return shadow_refusals(task.check.command, changed)
 
 
 class RepoJestCheckRunner(JestJsonCheckRunner):

@@ -9,7 +9,7 @@ agent's commands get them as ``PYTHONPATH``.
 
 from __future__ import annotations
 
-import shlex
+import re
 import tomllib
 from collections.abc import Callable, Iterable
 from configparser import ConfigParser
@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 
 from garuda_evals_repo_git.rules import TEST_FOLDERS, is_test_path
 
+SAFE_ROOT = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_./-]*$")
 NOT_MODULES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "manage.py"})
 # pytest reads the first of these that holds its section (the rootdir's own).
 INI_SECTIONS = (
@@ -88,11 +89,18 @@ def configured_pythonpath(read: Callable[[str], str | None]) -> list[str]:
 
 def package_roots(tracked: Iterable[str], read: Callable[[str], str | None]) -> tuple[str, ...]:
     """The layout's roots, then the configured ``pythonpath`` (each once, in order)."""
-    return tuple(dict.fromkeys([*layout_roots(tracked), *configured_pythonpath(read)]))
+    found = [*layout_roots(tracked), *configured_pythonpath(read)]
+    clean = [root.strip("/") or "." for root in found if SAFE_ROOT.match(root)]
+    return tuple(dict.fromkeys(clean))
 
 
-def pythonpath_option(roots: tuple[str, ...]) -> list[str]:
-    """pytest's ``-o pythonpath=...`` words for ``roots`` (none when there are none)."""
+def pythonpath_option(roots: tuple[str, ...]) -> str:
+    """pytest's ``-o pythonpath=...`` for ``roots``, as shell text ("" when there are none).
+
+    The paths are made absolute from the working folder when the command runs (``$PWD``):
+    pytest reads relative ones from the folder of whichever configuration file it finds.
+    """
     if not roots:
-        return []
-    return ["-o", f"pythonpath={shlex.join(roots)}"]
+        return ""
+    paths = " ".join("'$PWD'" if root == "." else f"'$PWD/{root}'" for root in roots)
+    return f'-o "pythonpath={paths}"'

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from garuda_evals.api import UsageError
 from garuda_evals_repo_git.pyroots import pythonpath_option
 from garuda_evals_repo_git.rules import TEST_SUPPORT
+from garuda_evals_repo_git.scripts import (
+    DIRECT,
+    find_runner,
+    kept_options,
+    runner_of,
+    segments,
+)
 
 REPORT = "{junit}"
 CANARIES = "{canaries}"
@@ -36,11 +44,6 @@ REPORT_FLAGS = {
         f"--outputFile.junit={REPORT}",
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
-}
-DIRECT = {
-    "node": "node --test",
-    "vitest": "node_modules/.bin/vitest run",
-    "jest": "node_modules/.bin/jest",
 }
 CHECK_RUNNER = {
     "pytest": "repo-pytest",
@@ -77,16 +80,22 @@ CONFIG_FILES = {
 
 
 def _runner_kind(words: list[str]) -> tuple[str, str] | None:
-    """``(kind, prefix)`` when the words call pytest, node --test, vitest or jest directly."""
+    """``(kind, prefix)`` when the words call pytest, node --test, vitest or jest directly.
+
+    The prefix keeps the options that still hold for a run of given files (``--import``,
+    ``--config``), not the call's own file or folder arguments.
+    """
     for index, word in enumerate(words[:4]):
         name = PurePosixPath(word).name
         if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
         if name == "node" and "--test" in words:
-            return "node", DIRECT["node"]
+            options = kept_options("node", tuple(words[index:]))
+            return "node", shlex.join(["node", *options, "--test"])
         if name in ("vitest", "jest"):
-            return name, DIRECT[name]
+            options = kept_options(name, tuple(words[index:]))
+            return name, shlex.join([*shlex.split(DIRECT[name]), *options])
     return None
 
 
@@ -133,7 +142,7 @@ class TestCommand:
         quoted = shlex.join(files)
         if self.kind in ("custom", "whole"):
             return self.base.replace("{files}", quoted)
-        flags = shlex.join(self._flags())
+        flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
         if self.wrapper is not None:
@@ -150,14 +159,14 @@ class TestCommand:
         if self.kind == "pytest":
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
             # A task test that cannot be imported must not stop the canaries from running.
-            flags = shlex.join(
-                [
-                    *REPORT_FLAGS["pytest"][:2],
-                    *plugins,
-                    *pythonpath_option(self.roots),
-                    CONTINUE,
-                    REPORT_FLAGS["pytest"][2],
-                ]
+            flags = " ".join(
+                part
+                for part in (
+                    shlex.join([*REPORT_FLAGS["pytest"][:2], *plugins]),
+                    pythonpath_option(self.roots),
+                    shlex.join([CONTINUE, REPORT_FLAGS["pytest"][2]]),
+                )
+                if part
             )
             command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
@@ -170,19 +179,20 @@ class TestCommand:
         if REPORT in self.base:
             return self.base.replace("{files}", shlex.join(files)), "junit"
         raise UsageError(
-            f"the check cannot prove that tests ran with '{self.base}': "
-            "give --test-command with {junit} where the runner writes JUnit XML"
+            f"the check cannot prove that tests ran with '{self.base}': garuda knows node "
+            "--test, vitest, jest and pytest; for another runner give --test-command with "
+            "{junit} where it writes JUnit XML and {files} for the task's test files, for "
+            'example --test-command "node_modules/.bin/mocha --reporter xunit '
+            '--reporter-option output={junit} {files}"'
         )
 
-    def _flags(self) -> list[str]:
+    def _flags(self) -> str:
         """The runner's report flags (pytest's with the package roots first on sys.path)."""
-        if self.kind == "pytest":
-            return [
-                *REPORT_FLAGS["pytest"][:2],
-                *pythonpath_option(self.roots),
-                REPORT_FLAGS["pytest"][2],
-            ]
-        return list(REPORT_FLAGS[self.kind])
+        flags = shlex.join(REPORT_FLAGS[self.kind])
+        if self.kind == "pytest" and self.roots:
+            first, report = shlex.join(REPORT_FLAGS["pytest"][:2]), REPORT_FLAGS["pytest"][2]
+            return f"{first} {pythonpath_option(self.roots)} {shlex.quote(report)}"
+        return flags
 
     @property
     def cache_key(self) -> str:
@@ -202,20 +212,49 @@ def safe_path(prefix: str) -> str:
     return shlex.join(words)
 
 
+def _given_runner(command: str) -> TestCommand | None:
+    """``node --test {files}``: a known runner with ``{files}`` last gets its report flags."""
+    before, _, after = command.partition("{files}")
+    if after.strip() or REPORT in command:
+        return None
+    parts = segments(before)
+    if len(parts) != 1:
+        return None
+    kind = runner_of(parts[0])
+    if kind not in CHECK_RUNNER:
+        return None
+    if kind == "pytest":
+        found = _runner_kind(shlex.split(before))
+        prefix = found[1] if found else before.strip()
+    else:
+        prefix = before.strip()
+        if kind == "vitest" and PurePosixPath(shlex.split(prefix)[-1]).name == "vitest":
+            prefix = f"{prefix} run"
+    return TestCommand(command, kind, prefix)
+
+
 def classify(command: str, package_json: str | None) -> TestCommand:
-    """What runs behind ``command``; ``package_json`` is the project's, for npm scripts."""
+    """What runs behind ``command``; ``package_json`` is the project's, for npm scripts.
+
+    A package script whose runner garuda knows is called through the package manager when
+    the script is that runner alone and the manager is installed, else the runner directly.
+    """
     if "{files}" in command:
-        return TestCommand(command, "custom")
+        return _given_runner(command) or TestCommand(command, "custom")
     words = shlex.split(command)
     direct = _runner_kind(words)
     if direct:
         return TestCommand(command, direct[0], direct[1])
     if words and words[0] in WRAPPERS and len(words) >= 2:
         name = words[2] if words[1] in ("run", "run-script") and len(words) > 2 else words[1]
-        script = package_scripts(package_json).get(name, "")
-        inner = _runner_kind(shlex.split(script)) if script else None
-        if inner:
-            return TestCommand(command, inner[0], inner[1], wrapper=words[0])
+        scripts = package_scripts(package_json)
+        found = find_runner(scripts, name)
+        if found is not None and found.kind in CHECK_RUNNER:
+            alone = len(segments(scripts.get(name, ""))) == 1
+            inner = _runner_kind(list(found.words))
+            if alone and inner and shutil.which(words[0]):
+                return TestCommand(command, inner[0], inner[1], wrapper=words[0])
+            return TestCommand(command, found.kind, found.direct)
     return TestCommand(command, "whole")
 
 
