@@ -141,7 +141,7 @@ def test_detect_the_project_command() -> None:
         "node_modules/.bin/vitest run -c vitest.unit.ts"
     )
     assert found("cross-env CI=1 c8 node --import tsx --test test/", {"package.json"}) == (
-        "node --import tsx --test"
+        "CI=1 node --import tsx --test"
     )
     chained = json.dumps({"scripts": {"test": "tsc && npm run unit", "unit": "jest --ci"}})
     assert detect(chained, {"package.json"}, None).command == "node_modules/.bin/jest"

@@ -23,6 +23,7 @@ from garuda_evals_repo_git.scripts import (
     kept_options,
     runner_of,
     segments,
+    settings_of,
 )
 
 REPORT = "{junit}"
@@ -90,12 +91,13 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
         if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
+        settings = settings_of(words[:index])
         if name == "node" and "--test" in words:
             options = kept_options("node", tuple(words[index:]))
-            return "node", shlex.join(["node", *options, "--test"])
+            return "node", shlex.join([*settings, "node", *options, "--test"])
         if name in ("vitest", "jest"):
             options = kept_options(name, tuple(words[index:]))
-            return name, shlex.join([*shlex.split(DIRECT[name]), *options])
+            return name, shlex.join([*settings, *shlex.split(DIRECT[name]), *options])
     return None
 
 

@@ -55,20 +55,34 @@ class ScriptRunner:
 
 
 def segments(script: str) -> list[list[str]]:
-    """The commands of a chained script, each as words (assignments and wrappers left off)."""
+    """The commands of a chained script, each as words (wrappers left off; ``VAR=value``
+    settings, also those of ``cross-env``, kept first)."""
     found = []
     for part in CHAIN.split(script):
         try:
             words = shlex.split(part)
         except ValueError:
             continue
+        settings: list[str] = []
         while words and (ASSIGNMENT.match(words[0]) or words[0] in PASS_THROUGH):
+            if ASSIGNMENT.match(words[0]):
+                settings.append(words[0])
             words = words[1:]
         if words and words[0] in WRAPPERS[1:] and words[1:2] and words[1] in EXEC_WORDS:
             words = words[2:]
         if words:
-            found.append(words)
+            found.append([*settings, *words])
     return found
+
+
+def settings_of(words: list[str] | tuple[str, ...]) -> list[str]:
+    """The leading ``VAR=value`` words."""
+    settings = []
+    for word in words:
+        if not ASSIGNMENT.match(word):
+            break
+        settings.append(word)
+    return settings
 
 
 def runner_of(words: list[str]) -> str | None:
@@ -119,6 +133,8 @@ def find_runner(scripts: dict[str, str], name: str = "test", depth: int = 0) -> 
     if not script or depth > 5:
         return None
     for words in segments(script):
+        settings = settings_of(words)
+        words = words[len(settings) :]
         called = _script_call(words)
         if called is not None:
             found = find_runner(scripts, "test" if called == "t" else called, depth + 1)
@@ -133,5 +149,7 @@ def find_runner(scripts: dict[str, str], name: str = "test", depth: int = 0) -> 
                 direct = shlex.join(["node", *options, "--test"])
             elif options:
                 direct = f"{direct} {shlex.join(options)}"
-            return ScriptRunner(kind, tuple(words), name, direct)
+            if settings:
+                direct = f"{shlex.join(settings)} {direct}"
+            return ScriptRunner(kind, (*settings, *words), name, direct)
     return None
