@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,14 +40,60 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """Which run of its proof a candidate is in, and since when (``time.monotonic()``)."""
+
+    label: str
+    since: float
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One run of the command at HEAD: files given, tests found and passed, exit, time."""
+
+    files: list[str]
+    found: int
+    passed: int
+    exit_code: int | None
+    seconds: float
+    tail: str
+
+
+@dataclass(frozen=True)
 class Prover:
-    """Runs the proofs of one build: the command, the environment and the repeat counts."""
+    """Runs the proofs of one build: the command, the environment and the repeat counts.
+
+    ``stages`` (commit -> Stage) says which run each proof in flight is in, for progress lines.
+    """
 
     root: Path
     command: TestCommand
     env: dict[str, str]
     commit_runs: int = 3
     parent_runs: int = 3
+    stages: dict[str, Stage] = field(default_factory=dict)
+
+    def _stage(self, sha: str, label: str) -> None:
+        self.stages[sha] = Stage(label, time.monotonic())
+
+    async def probe(self, sha: str, files: list[str], dependencies: list[str]) -> Probe:
+        """Run the scoped command once at ``sha`` on ``files`` and read what it reported."""
+        with tempfile.TemporaryDirectory(prefix="garuda-mine-") as scratch:
+            tree = Path(scratch) / "head"
+            await anyio.to_thread.run_sync(export_tree, self.root, sha, tree)
+            link_dependencies(self.root, tree, dependencies)
+            report = Path(scratch) / "probe.report"
+            started = time.monotonic()
+            code, output = await self._run(self.command.proof(files), tree, report)
+            results = read_results(report) or {}
+        return Probe(
+            files=files,
+            found=len(results),
+            passed=sum(1 for state in results.values() if state == PASSED),
+            exit_code=code,
+            seconds=time.monotonic() - started,
+            tail=_tail(output),
+        )
 
     async def _run(self, command: str, cwd: Path, report: Path) -> tuple[int | None, str]:
         result = await run_in_group(
@@ -71,6 +118,12 @@ class Prover:
 
     async def prove(self, candidate: Candidate) -> Verdict:
         """Parent (with the commit's tests) must fail each run; the commit must pass each run."""
+        try:
+            return await self._prove(candidate)
+        finally:
+            self.stages.pop(candidate.commit.sha, None)
+
+    async def _prove(self, candidate: Candidate) -> Verdict:
         commit = candidate.commit
         if not candidate.run_files:
             return Verdict(reason=NO_RUNNABLE)
@@ -82,6 +135,7 @@ class Prover:
             before = None
             for run in range(self.parent_runs):
                 report = base / f"parent-{run}.report"
+                self._stage(commit.sha, f"parent run {run + 1}/{self.parent_runs}")
                 code, _ = await self._run(proof, base / "parent", report)
                 if code == 0:
                     return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
@@ -90,6 +144,7 @@ class Prover:
             after = None
             for run in range(self.commit_runs):
                 report = base / f"commit-{run}.report"
+                self._stage(commit.sha, f"commit run {run + 1}/{self.commit_runs}")
                 code, output = await self._run(proof, base / "commit", report)
                 if code != 0:
                     reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
@@ -98,6 +153,7 @@ class Prover:
             check, _ = self.command.check(candidate.run_files)
             if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
+                self._stage(commit.sha, "the check's run")
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
