@@ -54,6 +54,9 @@ class TaskResult(Model):
     suspicious: list[str] = Field(
         default_factory=list, description="lines of the change that touch test-runner internals"
     )
+    strength: float | None = Field(
+        default=None, description="the task's strength (see Task.strength), when measured"
+    )
 
     @property
     def passed(self) -> bool:

@@ -80,6 +80,7 @@ async def run_job(job: Job, context: TaskContext) -> TaskResult:
         suite=task.suite,
         title=task.title,
         repeat=job.repeat,
+        strength=task.strength,
         status=Status.ERR,
         transcript=str(job.transcript),
         workspace=str(workspace) if settings.keep else None,

@@ -88,6 +88,17 @@ def garuda_options() -> Iterator[OptionsRecord]:
                 ("--max-tasks",), "with --from-git: keep at most this many tasks (30)", type=int
             ),
             Option(("--test-command",), "with --from-git: the test command ({files})"),
+            Option(
+                ("--min-strength",),
+                "with --from-git: keep only tasks whose tests reject at least this share (0-1) "
+                "of the reference change's mutants",
+                type=float,
+            ),
+            Option(
+                ("--mutants",),
+                "with --from-git: mutants per kept task for its strength (12; 0: not measured)",
+                type=int,
+            ),
         ),
         model=_options_model,
     )

@@ -95,15 +95,23 @@ class Prover:
             tail=_tail(output),
         )
 
-    async def _run(self, command: str, cwd: Path, report: Path) -> tuple[int | None, str]:
+    async def _run(
+        self, command: str, cwd: Path, report: Path, timeout_s: float = RUN_TIMEOUT_S
+    ) -> tuple[int | None, str]:
         result = await run_in_group(
             ["/bin/bash", "-c", command.replace(REPORT, str(report)).replace(CANARIES, "")],
             cwd=cwd,
             env=self.env,
-            timeout_s=RUN_TIMEOUT_S,
+            timeout_s=timeout_s,
             output_limit=OUTPUT_LIMIT,
         )
         return result.exit_code, result.output
+
+    async def run_once(
+        self, command: str, cwd: Path, report: Path, timeout_s: float
+    ) -> tuple[int | None, str]:
+        """Run ``command`` once in ``cwd`` (``{junit}`` is ``report``): exit code and output."""
+        return await self._run(command, cwd, report, timeout_s)
 
     async def _tree(self, sha: str, target: Path, candidate: Candidate, with_tests: bool) -> None:
         await anyio.to_thread.run_sync(export_tree, self.root, sha, target)
