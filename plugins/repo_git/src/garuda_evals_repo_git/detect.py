@@ -28,6 +28,7 @@ RUN_EXAMPLES = {
     "vitest": "npx vitest run {files}",
     "jest": "npx jest {files}",
     "pytest": "python3 -m pytest {files}",
+    "maven": "./mvnw -B test",
 }
 
 
@@ -65,6 +66,8 @@ def detect(package_json: str | None, tree: set[str], venv_python: str | None) ->
             )
         manager = _package_manager(tree)
         return Detected(f"{manager} test", f"package.json's test script {test_script!r}")
+    if "pom.xml" in tree:
+        return Detected("mvn test", "a Maven project (pom.xml)")
     if PYTHON_MARKERS & tree or any(
         PurePosixPath(p).name.startswith("test_") and p.endswith(".py") for p in tree
     ):

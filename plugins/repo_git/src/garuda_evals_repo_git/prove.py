@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ class Prover:
             report = Path(scratch) / "probe.report"
             started = time.monotonic()
             code, output = await self._run(self.command.proof(files), tree, report)
-            results = read_results(report) or {}
+            results = read_results(self._report(tree, report)) or {}
         return Probe(
             files=files,
             found=len(results),
@@ -98,6 +99,8 @@ class Prover:
     async def _run(
         self, command: str, cwd: Path, report: Path, timeout_s: float = RUN_TIMEOUT_S
     ) -> tuple[int | None, str]:
+        if self.command.report_dir is not None:
+            shutil.rmtree(cwd / self.command.report_dir, ignore_errors=True)
         result = await run_in_group(
             ["/bin/bash", "-c", command.replace(REPORT, str(report)).replace(CANARIES, "")],
             cwd=cwd,
@@ -106,6 +109,11 @@ class Prover:
             output_limit=OUTPUT_LIMIT,
         )
         return result.exit_code, result.output
+
+    def _report(self, cwd: Path, report: Path) -> Path:
+        """The report of a run in ``cwd``: ``{junit}``'s file, or the runner's folder."""
+        folder = self.command.report_dir
+        return cwd / folder if folder is not None else report
 
     async def run_once(
         self, command: str, cwd: Path, report: Path, timeout_s: float
@@ -147,7 +155,7 @@ class Prover:
                 code, _ = await self._run(proof, base / "parent", report)
                 if code == 0:
                     return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
-                before = before or read_results(report)
+                before = before or read_results(self._report(base / "parent", report))
             await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
             after = None
             for run in range(self.commit_runs):
@@ -157,7 +165,7 @@ class Prover:
                 if code != 0:
                     reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
                     return Verdict(reason=reason, failure_tail=_tail(output))
-                after = after or read_results(report)
+                after = after or read_results(self._report(base / "commit", report))
             check, _ = self.command.check(candidate.run_files)
             if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
@@ -165,7 +173,7 @@ class Prover:
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
-                after = read_results(report) or after
+                after = read_results(self._report(base / "commit", report)) or after
             if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
             passed = sorted(name for name, state in after.items() if state == PASSED)

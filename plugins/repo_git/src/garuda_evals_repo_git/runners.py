@@ -46,7 +46,11 @@ REPORT_FLAGS = {
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
 }
+# Runners that run the whole suite and write reports into a folder of the tree.
+WHOLE_SUITE = {"maven": "target/surefire-reports"}
+MAVEN = "mvn -B -o test"
 CHECK_RUNNER = {
+    "maven": "surefire",
     "pytest": "repo-pytest",
     "node": "repo-node-test",
     "vitest": "repo-vitest",
@@ -61,6 +65,7 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
 CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
+    "maven": ["pom.xml"],
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
     "node": ["package.json"],
     "vitest": [
@@ -92,6 +97,8 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
         settings = settings_of(words[:index])
+        if name in ("mvn", "mvnw") and "test" in words:
+            return "maven", shlex.join([*settings, *shlex.split(MAVEN.replace("mvn", word, 1))])
         if name == "node" and "--test" in words:
             options = kept_options("node", tuple(words[index:]))
             return "node", shlex.join([*settings, "node", *options, "--test"])
@@ -137,6 +144,8 @@ class TestCommand:
             ]
         if self.kind in DIRECT:
             return [f for f in test_files if PurePosixPath(f).suffix in JS_SUFFIXES]
+        if self.kind == "maven":
+            return [f for f in test_files if f.endswith(".java")]
         return list(test_files)
 
     def proof(self, files: list[str]) -> str:
@@ -144,6 +153,8 @@ class TestCommand:
         quoted = shlex.join(files)
         if self.kind in ("custom", "whole"):
             return self.base.replace("{files}", quoted)
+        if self.kind in WHOLE_SUITE:
+            return self.prefix
         flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
@@ -172,6 +183,8 @@ class TestCommand:
             )
             command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
+        if self.kind in WHOLE_SUITE:
+            return self.prefix, CHECK_RUNNER[self.kind]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -200,6 +213,11 @@ class TestCommand:
     def cache_key(self) -> str:
         """What a cached verdict was proved with: the command and the check it makes."""
         return f"{self.base}\n{self.check(['{files}'])[0]}"
+
+    @property
+    def report_dir(self) -> str | None:
+        """Where a whole-suite runner writes its reports in the tree (None: ``{junit}``)."""
+        return WHOLE_SUITE.get(self.kind)
 
     def config_files(self) -> list[str]:
         """The runner's configuration files, protected in every task."""
