@@ -57,6 +57,8 @@ _HOMES: dict[str, str] = {
     "EVIDENCE_DIR": "garuda_evals.checks.junit",
     "JUnitCheckRunner": "garuda_evals.checks.junit",
     "read_junit": "garuda_evals.checks.junit",
+    "GoTestCheckRunner": "garuda_evals.checks.gotest",
+    "parse_go_test_json": "garuda_evals.checks.gotest",
     "DEFAULT_OUTPUT_LIMIT": "garuda_evals.executors.base",
     "Availability": "garuda_evals.executors.base",
     "CommandResult": "garuda_evals.executors.base",

@@ -33,6 +33,8 @@ class Summary(Model):
     cost_usd: float
     cost_incomplete: bool
     duration_ms: int
+    scored_rate_interval: tuple[float, float] | None = None
+    attempted_rate_interval: tuple[float, float] | None = None
 
 
 class TaskMean(Model):

@@ -8,10 +8,15 @@ from statistics import mean
 from garuda_evals.models.report import Summary, TaskMean
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
+from garuda_evals.stats.intervals import wilson
 
 
 def _rate(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
+
+
+def _interval(successes: int, n: int) -> tuple[float, float] | None:
+    return wilson(successes, n) if n else None
 
 
 def total_usage(results: Sequence[TaskResult]) -> Usage:
@@ -51,6 +56,8 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         cost_usd=usage.cost_usd,
         cost_incomplete=usage.cost_incomplete,
         duration_ms=sum(r.duration_ms for r in results),
+        scored_rate_interval=_interval(passed, attempted - errors),
+        attempted_rate_interval=_interval(passed, attempted),
     )
 
 

@@ -39,7 +39,21 @@ def rates_line(summary: Summary) -> str:
         f" · {summary.passed}/{summary.attempted} of all attempted runs "
         f"({units.percent(summary.attempted_rate)})"
     )
-    return line + (f" · {summary.errors} error run(s)" if summary.errors else "")
+    line += f" · {summary.errors} error run(s)" if summary.errors else ""
+    return line + intervals_text(summary)
+
+
+def intervals_text(summary: Summary) -> str:
+    """`` · 95% CI scored 57–100%, attempted 44–97%`` (Wilson), or nothing without runs."""
+    parts = [
+        f"{label} {units.interval(interval)}"
+        for label, interval in (
+            ("scored", summary.scored_rate_interval),
+            ("attempted", summary.attempted_rate_interval),
+        )
+        if interval is not None
+    ]
+    return f" · 95% CI {', '.join(parts)}" if parts else ""
 
 
 def totals_line(summary: Summary) -> str:

@@ -47,3 +47,10 @@ def seconds(ms: float | None) -> str:
 def percent(rate: float | None) -> str:
     """``94%``; None is ``-``."""
     return "-" if rate is None else f"{rate * 100:.0f}%"
+
+
+def interval(bounds: tuple[float, float] | None) -> str:
+    """``57–100%``; None is ``-``."""
+    if bounds is None:
+        return "-"
+    return f"{bounds[0] * 100:.0f}–{bounds[1] * 100:.0f}%"

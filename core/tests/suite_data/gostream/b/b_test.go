@@ -1,0 +1,5 @@
+package b
+
+import "testing"
+
+func TestX(t *testing.T) { undefined() }
