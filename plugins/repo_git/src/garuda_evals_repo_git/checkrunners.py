@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.api import Canaries, JUnitCheckRunner, Task
+from garuda_evals.api import Canaries, GoTestCheckRunner, JUnitCheckRunner, Task
 from garuda_evals_repo_git.canaries import BUILDERS
 from garuda_evals_repo_git.pyrefusals import shadow_refusals
 from garuda_evals_repo_git.reports import JestJsonCheckRunner
@@ -42,3 +42,14 @@ class RepoJestCheckRunner(JestJsonCheckRunner):
     def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS["jest"](task, workspace, nonce)
+
+
+class RepoGoCheckRunner(GoTestCheckRunner):
+    """``go test -json`` into ``{gojson}``, with a Go canary file beside the task's tests."""
+
+    def __init__(self) -> None:
+        super().__init__("repo-go-test")
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
+        return BUILDERS["go"](task, workspace, nonce)

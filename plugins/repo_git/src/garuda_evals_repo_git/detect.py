@@ -29,6 +29,7 @@ RUN_EXAMPLES = {
     "jest": "npx jest {files}",
     "pytest": "python3 -m pytest {files}",
     "maven": "./mvnw -B test",
+    "go": "go test ./...",
 }
 
 
@@ -66,6 +67,8 @@ def detect(package_json: str | None, tree: set[str], venv_python: str | None) ->
             )
         manager = _package_manager(tree)
         return Detected(f"{manager} test", f"package.json's test script {test_script!r}")
+    if "go.mod" in tree:
+        return Detected("go test ./...", "a Go module (go.mod)")
     if "pom.xml" in tree:
         return Detected("mvn test", "a Maven project (pom.xml)")
     if PYTHON_MARKERS & tree or any(
@@ -96,8 +99,7 @@ def program(command: str) -> str | None:
 
 def require_program(command: TestCommand, root: Path) -> None:
     """Stop before any proof when the proof's program is not here (exit 1, one line)."""
-    proof = command.proof([])
-    name = program(proof)
+    name = program(command.prefix or command.proof([]))
     if name is None or name.startswith("{"):
         return
     if "/" in name:

@@ -46,6 +46,12 @@ def _jest():  # type: ignore[no-untyped-def]
     return RepoJestCheckRunner()
 
 
+def _go():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.checkrunners import RepoGoCheckRunner
+
+    return RepoGoCheckRunner()
+
+
 def _junit(kind: str):  # type: ignore[no-untyped-def]
     def load():  # type: ignore[no-untyped-def]
         from garuda_evals_repo_git.checkrunners import RepoJUnitCheckRunner
@@ -117,13 +123,19 @@ def garuda_suites() -> Iterator[SuiteRecord]:
 
 @hookimpl
 def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
-    """The repo checks: JUnit of pytest, ``node --test`` and vitest, Jest's JSON; canaries."""
+    """The repo checks: JUnit of pytest, ``node --test`` and vitest, Jest's JSON, ``go test
+    -json``; canaries."""
     for name, kind, runner in JUNIT_RUNNERS:
         yield CheckRunnerRecord(
             name=name,
             description=f"{runner} writing JUnit XML to {{junit}}, with canary tests",
             load=_junit(kind),
         )
+    yield CheckRunnerRecord(
+        name="repo-go-test",
+        description="go test -json into {gojson}, with canary tests",
+        load=_go,
+    )
     yield CheckRunnerRecord(
         name="repo-jest-json",
         description="Jest with --json --outputFile={junit}, with canary tests",

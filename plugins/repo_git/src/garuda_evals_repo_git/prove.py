@@ -15,7 +15,7 @@ from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.deps import link_dependencies
 from garuda_evals_repo_git.gitcmd import Commit, export_tree
 from garuda_evals_repo_git.reports import PASSED, fail_to_pass, read_results
-from garuda_evals_repo_git.runners import CANARIES, REPORT, TestCommand
+from garuda_evals_repo_git.runners import CANARIES, GO_JSON, REPORT, TestCommand
 
 RUN_TIMEOUT_S = 300.0
 OUTPUT_LIMIT = 256 * 1024
@@ -102,7 +102,13 @@ class Prover:
         if self.command.report_dir is not None:
             shutil.rmtree(cwd / self.command.report_dir, ignore_errors=True)
         result = await run_in_group(
-            ["/bin/bash", "-c", command.replace(REPORT, str(report)).replace(CANARIES, "")],
+            [
+                "/bin/bash",
+                "-c",
+                command.replace(REPORT, str(report))
+                .replace(GO_JSON, str(report))
+                .replace(CANARIES, ""),
+            ],
             cwd=cwd,
             env=self.env,
             timeout_s=timeout_s,

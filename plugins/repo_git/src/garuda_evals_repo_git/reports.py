@@ -16,6 +16,7 @@ from garuda_evals.api import (
     CommandResult,
     TestCase,
     TestEvidence,
+    parse_go_test_json,
     read_case,
     summarize,
 )
@@ -72,6 +73,9 @@ def read_results(path: Path) -> dict[str, str] | None:
     if not path.is_file():
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
+    if '"Action"' in text.split("\n", 1)[0]:
+        evidence = parse_go_test_json(text)
+        return _results(evidence.cases) if evidence.tests_ran is not None else None
     try:
         if text.lstrip().startswith("{"):
             return _results(jest_cases(json.loads(text)))

@@ -49,7 +49,12 @@ REPORT_FLAGS = {
 # Runners that run the whole suite and write reports into a folder of the tree.
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
 MAVEN = "mvn -B -o test"
+GO_JSON = "{gojson}"
+# A fresh build cache when the user's is not writable (the OS sandbox hides the home).
+GO_CACHE = 'c=$(go env GOCACHE); t=; [ -w "$c" ] || { t=$(mktemp -d); c=$t; }; '
+GO_END = '[ -z "$t" ] || rm -rf "$t"; exit $s'
 CHECK_RUNNER = {
+    "go": "repo-go-test",
     "maven": "surefire",
     "pytest": "repo-pytest",
     "node": "repo-node-test",
@@ -65,6 +70,7 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
 CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
+    "go": ["go.mod", "go.sum"],
     "maven": ["pom.xml"],
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
     "node": ["package.json"],
@@ -97,6 +103,8 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
         settings = settings_of(words[:index])
+        if name == "go" and words[index + 1 : index + 2] == ["test"]:
+            return "go", shlex.join([*settings, word, "test"])
         if name in ("mvn", "mvnw") and "test" in words:
             return "maven", shlex.join([*settings, *shlex.split(MAVEN.replace("mvn", word, 1))])
         if name == "node" and "--test" in words:
@@ -146,6 +154,8 @@ class TestCommand:
             return [f for f in test_files if PurePosixPath(f).suffix in JS_SUFFIXES]
         if self.kind == "maven":
             return [f for f in test_files if f.endswith(".java")]
+        if self.kind == "go":
+            return [f for f in test_files if f.endswith("_test.go")]
         return list(test_files)
 
     def proof(self, files: list[str]) -> str:
@@ -155,6 +165,8 @@ class TestCommand:
             return self.base.replace("{files}", quoted)
         if self.kind in WHOLE_SUITE:
             return self.prefix
+        if self.kind == "go":
+            return self._go(files, REPORT)
         flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
@@ -185,6 +197,8 @@ class TestCommand:
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
         if self.kind in WHOLE_SUITE:
             return self.prefix, CHECK_RUNNER[self.kind]
+        if self.kind == "go":
+            return self._go(files, GO_JSON), CHECK_RUNNER["go"]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -213,6 +227,13 @@ class TestCommand:
     def cache_key(self) -> str:
         """What a cached verdict was proved with: the command and the check it makes."""
         return f"{self.base}\n{self.check(['{files}'])[0]}"
+
+    def _go(self, files: list[str], report: str) -> str:
+        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``."""
+        folders = sorted({str(PurePosixPath(f).parent) for f in files})
+        packages = shlex.join("./" if f == "." else f"./{f}" for f in folders) or "./..."
+        run = f'GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
+        return GO_CACHE + run + GO_END
 
     @property
     def report_dir(self) -> str | None:
