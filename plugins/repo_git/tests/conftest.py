@@ -398,12 +398,12 @@ def repo_kit() -> SimpleNamespace:
     )
 
 
-JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0")
+JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0", "mocha@10.8.2")
 
 
 @pytest.fixture(scope="session")
 def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A node_modules with vitest and jest, installed from npm once per test session."""
+    """A node_modules with vitest, jest and mocha, installed from npm once per test session."""
     import shutil
 
     from garuda_evals.testing import skip_or_fail

@@ -77,6 +77,12 @@ def _package(script: str) -> str:
             "'test/b c.test.js'",
         ),
         (
+            "mocha {files}",
+            None,
+            "mocha --reporter xunit --reporter-option 'output={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
             "mocha --reporter xunit --reporter-option output={junit} {files}",
             None,
             "mocha --reporter xunit --reporter-option output={junit} test/a.test.js "
@@ -122,12 +128,15 @@ def test_check_calls_the_runner_directly() -> None:
 
 def test_a_runner_without_evidence_is_refused() -> None:
     for command, package in [
-        ("mvn -q test", None),
-        ("npm test", _package("mocha")),
+        ("gradle test", None),
+        ("npm test", _package("tap")),
         ("make {files}", None),
     ]:
-        with pytest.raises(UsageError, match="cannot prove that tests ran"):
+        with pytest.raises(UsageError, match="cannot prove that tests ran") as error:
             classify(command, package).check([])
+        assert 'for example --test-command "./run-tests --junit-xml {junit} {files}"' in str(
+            error.value
+        )
 
 
 def test_detect_the_project_command() -> None:
@@ -155,8 +164,11 @@ def test_detect_the_project_command() -> None:
     )
     with pytest.raises(UsageError, match="give --test-command"):
         detect(None, {"main.c"}, None)
-    with pytest.raises(UsageError, match=r"runs mocha.*--reporter xunit"):
-        detect(_package("mocha test/"), {"package.json"}, None)
+    assert found("mocha -r ts-node/register 'test/**/*.ts'", {"package.json"}) == (
+        "node_modules/.bin/mocha -r ts-node/register"
+    )
+    with pytest.raises(UsageError, match=r"runs tap.*--test-command"):
+        detect(_package("tap test/"), {"package.json"}, None)
 
 
 @pytest.mark.parametrize("manager", ["pnpm", "yarn"])

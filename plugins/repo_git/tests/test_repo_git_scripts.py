@@ -139,3 +139,36 @@ def test_node_test_files_as_the_seed_writes_it(repo_kit: Any, tmp_path: Path) ->
     assert task.check.runner == "repo-node-test"
     assert anyio.run(lambda: self_test(suite, task, solved=True)).passed
     assert not anyio.run(lambda: self_test(suite, task, solved=False)).passed
+
+
+MOCHA_TEST = (
+    "const assert = require('node:assert');\nconst { clamp } = require('../src/clamp.js');\n\n"
+    "describe('clamp', () => {\n  it('keeps a value inside', () => assert.strictEqual(clamp(5, 0, 9), 5));\n"
+    "  it('cuts a value above', () => assert.strictEqual(clamp(12, 0, 9), 9));\n});\n"
+)
+
+
+def test_a_mocha_project_gets_its_evidence_for_free(
+    js_runners: Path, repo_kit: Any, tmp_path: Path
+) -> None:
+    """``"test": "c8 mocha"``: mocha is called directly with its xunit reporter."""
+    repo = repo_kit.GitRepo(tmp_path / "clamp")
+    package = json.dumps({"name": "clamp", "scripts": {"test": "c8 mocha"}})
+    repo.commit("Start", {"package.json": package, "src/clamp.js": "module.exports = {};\n"})
+    sha = repo.commit(
+        "Add clamp",
+        {
+            "src/clamp.js": "module.exports = {\n  clamp: (x, lo, hi) => Math.min(Math.max(x, lo), hi),\n};\n",
+            "test/clamp.test.js": MOCHA_TEST,
+        },
+    )
+    (repo.root / "node_modules").symlink_to(js_runners, target_is_directory=True)
+    mined = repo_kit.mine(repo, {}, repo.root, mutants=2)
+    assert mined.code == 0, mined.output
+    assert "with 'node_modules/.bin/mocha' (detected" in mined.output
+    suite = load_repo_suite(repo.root)
+    [task] = suite.tasks()
+    assert task.metadata["commit"] == sha and task.check.runner == "repo-mocha"
+    assert task.expected_tests == ["clamp::cuts a value above", "clamp::keeps a value inside"]
+    assert anyio.run(lambda: self_test(suite, task, solved=True)).passed
+    assert not anyio.run(lambda: self_test(suite, task, solved=False)).passed

@@ -241,6 +241,24 @@ def jest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
 
 
+def mocha_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A mocha file beside one of the task's, with mocha's globals and ``node:assert``; the
+    xunit reporter names a top-level test by its title."""
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
+        return None
+    anchor, relative, passing, failing, a, b = plan
+    esm = _is_esm(workspace, anchor)
+    header = (
+        "import assert from 'node:assert';\n" if esm else "const assert = require('node:assert');\n"
+    ) + _load_anchor(anchor, esm)
+    text = (
+        f"{header}\nit('{passing}', () => {{\n  assert.strictEqual({a} + {b}, {a + b});\n}});\n\n"
+        f"it('{failing}', () => {{\n  assert.strictEqual({a} * {b}, {a * b + 1}, '{nonce}');\n}});\n"
+    )
+    return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
+
+
 GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 GO_MODULE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
 
@@ -281,4 +299,5 @@ BUILDERS = {
     "node": node_canaries,
     "vitest": vitest_canaries,
     "jest": jest_canaries,
+    "mocha": mocha_canaries,
 }

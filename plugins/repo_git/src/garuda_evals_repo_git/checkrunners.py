@@ -15,6 +15,7 @@ NAMES = {
     "node": "repo-node-test",
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
+    "mocha": "repo-mocha",
 }
 
 

@@ -19,6 +19,7 @@ JUNIT_RUNNERS = (
     ("repo-pytest", "pytest", "pytest"),
     ("repo-node-test", "node", "node --test"),
     ("repo-vitest", "vitest", "vitest"),
+    ("repo-mocha", "mocha", "mocha --reporter xunit"),
 )
 
 

@@ -45,6 +45,7 @@ REPORT_FLAGS = {
         f"--outputFile.junit={REPORT}",
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
+    "mocha": ["--reporter", "xunit", "--reporter-option", f"output={REPORT}"],
 }
 # Runners that run the whole suite and write reports into a folder of the tree.
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
@@ -60,6 +61,7 @@ CHECK_RUNNER = {
     "node": "repo-node-test",
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
+    "mocha": "repo-mocha",
 }
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
@@ -88,6 +90,10 @@ CONFIG_FILES = {
         *(f"babel.config.{ext}" for ext in _JS_CONFIG),
         ".babelrc",
     ],
+    "mocha": [
+        "package.json",
+        *(f".mocharc.{ext}" for ext in ("js", "cjs", "mjs", "json", "jsonc", "yml", "yaml")),
+    ],
 }
 
 
@@ -110,7 +116,7 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
         if name == "node" and "--test" in words:
             options = kept_options("node", tuple(words[index:]))
             return "node", shlex.join([*settings, "node", *options, "--test"])
-        if name in ("vitest", "jest"):
+        if name in ("vitest", "jest", "mocha"):
             options = kept_options(name, tuple(words[index:]))
             return name, shlex.join([*settings, *shlex.split(DIRECT[name]), *options])
     return None
@@ -209,10 +215,9 @@ class TestCommand:
             return self.base.replace("{files}", shlex.join(files)), "junit"
         raise UsageError(
             f"the check cannot prove that tests ran with '{self.base}': garuda knows node "
-            "--test, vitest, jest and pytest; for another runner give --test-command with "
-            "{junit} where it writes JUnit XML and {files} for the task's test files, for "
-            'example --test-command "node_modules/.bin/mocha --reporter xunit '
-            '--reporter-option output={junit} {files}"'
+            "--test, vitest, jest, mocha, pytest, Maven and go test; for another runner give "
+            "--test-command with {junit} where it writes JUnit XML and {files} for the task's "
+            'test files, for example --test-command "./run-tests --junit-xml {junit} {files}"'
         )
 
     def _flags(self) -> str:
