@@ -399,17 +399,26 @@ def repo_kit() -> SimpleNamespace:
 
 
 JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0", "mocha@10.8.2")
+JS_BINARIES = ("vitest", "jest", "mocha")
 
 
 @pytest.fixture(scope="session")
 def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A node_modules with vitest, jest and mocha, installed from npm once per test session."""
+    """A node_modules with vitest, jest and mocha, installed from npm once into a cache
+    folder kept between test sessions (``~/.cache/garuda-evals-tests``), per version set."""
+    import hashlib
+    import os
     import shutil
 
     from garuda_evals.testing import skip_or_fail
 
     if not shutil.which("npm"):
         skip_or_fail("npm", "npm installs vitest and jest for the JavaScript runner projects")
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    key = hashlib.sha256(" ".join(JS_RUNNERS).encode()).hexdigest()[:12]
+    cached = home / "garuda-evals-tests" / f"js-runners-{key}"
+    if all((cached / "node_modules" / ".bin" / name).exists() for name in JS_BINARIES):
+        return cached / "node_modules"
     folder = tmp_path_factory.mktemp("js-runners")
     (folder / "package.json").write_text('{"name": "runners", "private": true}\n')
     result = subprocess.run(
@@ -420,4 +429,11 @@ def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if result.returncode != 0:
         skip_or_fail("npm", f"npm install {' '.join(JS_RUNNERS)} failed: {result.stderr[-300:]}")
-    return folder / "node_modules"
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    staged = cached.parent / f".{cached.name}-{os.getpid()}"
+    shutil.copytree(folder, staged, symlinks=True)
+    try:
+        staged.rename(cached)
+    except OSError:  # another session filled the cache first
+        shutil.rmtree(staged, ignore_errors=True)
+    return cached / "node_modules"
