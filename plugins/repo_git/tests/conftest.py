@@ -351,26 +351,74 @@ def mined_node(tmp_path_factory: pytest.TempPathFactory) -> Mined:
     return mine(repo, node_history(repo), repo.root)
 
 
+def editable_venv(root: Path, cache: Path) -> Path:
+    """Install the project at ``root`` editable into its own ``.venv`` (uv, offline), as a user
+    would with ``pip install -e .``; pytest comes from this interpreter's environment."""
+    import os
+    import shutil
+    import sysconfig
+
+    from garuda_evals.testing import skip_or_fail
+
+    found = Path(sys.executable).parent / "uv"
+    uv = str(found) if found.exists() else shutil.which("uv")
+    if uv is None:
+        skip_or_fail("uv", "uv installs the test project into its venv, offline")
+    venv = root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "pytest_from_garuda.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = subprocess.run(
+        [str(uv), "pip", "install", "--offline", "--no-deps", "--python", str(python), "-e", "."],
+        cwd=root,
+        env={**os.environ, "UV_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return python
+
+
 @pytest.fixture(scope="session")
 def repo_kit() -> SimpleNamespace:
     """``GitRepo`` and ``mine`` for fixtures in test modules (conftest cannot be imported)."""
     return SimpleNamespace(
-        GitRepo=GitRepo, mine=mine, node_history=node_history, python_history=python_history
+        GitRepo=GitRepo,
+        mine=mine,
+        node_history=node_history,
+        python_history=python_history,
+        editable_venv=editable_venv,
     )
 
 
-JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0")
+JS_RUNNERS = ("vitest@2.1.9", "jest@29.7.0", "mocha@10.8.2")
+JS_BINARIES = ("vitest", "jest", "mocha")
 
 
 @pytest.fixture(scope="session")
 def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A node_modules with vitest and jest, installed from npm once per test session."""
+    """A node_modules with vitest, jest and mocha, installed from npm once into a cache
+    folder kept between test sessions (``~/.cache/garuda-evals-tests``), per version set."""
+    import hashlib
+    import os
     import shutil
 
     from garuda_evals.testing import skip_or_fail
 
     if not shutil.which("npm"):
         skip_or_fail("npm", "npm installs vitest and jest for the JavaScript runner projects")
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    key = hashlib.sha256(" ".join(JS_RUNNERS).encode()).hexdigest()[:12]
+    cached = home / "garuda-evals-tests" / f"js-runners-{key}"
+    if all((cached / "node_modules" / ".bin" / name).exists() for name in JS_BINARIES):
+        return cached / "node_modules"
     folder = tmp_path_factory.mktemp("js-runners")
     (folder / "package.json").write_text('{"name": "runners", "private": true}\n')
     result = subprocess.run(
@@ -381,4 +429,11 @@ def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if result.returncode != 0:
         skip_or_fail("npm", f"npm install {' '.join(JS_RUNNERS)} failed: {result.stderr[-300:]}")
-    return folder / "node_modules"
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    staged = cached.parent / f".{cached.name}-{os.getpid()}"
+    shutil.copytree(folder, staged, symlinks=True)
+    try:
+        staged.rename(cached)
+    except OSError:  # another session filled the cache first
+        shutil.rmtree(staged, ignore_errors=True)
+    return cached / "node_modules"

@@ -34,15 +34,28 @@ def _package(script: str) -> str:
             "'test/b c.test.js'",
         ),
         (
-            "pnpm test",
-            "vitest run",
-            "pnpm test --no-cache --reporter=default --reporter=junit "
+            "npm test",
+            "jest --coverage",
+            "npm test -- --ci --json '--outputFile={junit}' test/a.test.js 'test/b c.test.js'",
+        ),
+        (
+            "node --test {files}",
+            None,
+            "node --test --test-reporter=spec --test-reporter-destination=stdout "
+            "--test-reporter=junit '--test-reporter-destination={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
+            "npx vitest {files}",
+            None,
+            "npx vitest run --no-cache --reporter=default --reporter=junit "
             "'--outputFile.junit={junit}' test/a.test.js 'test/b c.test.js'",
         ),
         (
-            "yarn test",
-            "jest --coverage",
-            "yarn test --ci --json '--outputFile={junit}' test/a.test.js 'test/b c.test.js'",
+            "uv run pytest {files}",
+            None,
+            "uv run pytest -p no:cacheprovider '--junitxml={junit}' test/a.test.js "
+            "'test/b c.test.js'",
         ),
         (
             "node --test",
@@ -61,6 +74,12 @@ def _package(script: str) -> str:
             "npx jest",
             None,
             "node_modules/.bin/jest --ci --json '--outputFile={junit}' test/a.test.js "
+            "'test/b c.test.js'",
+        ),
+        (
+            "mocha {files}",
+            None,
+            "mocha --reporter xunit --reporter-option 'output={junit}' test/a.test.js "
             "'test/b c.test.js'",
         ),
         (
@@ -109,23 +128,58 @@ def test_check_calls_the_runner_directly() -> None:
 
 def test_a_runner_without_evidence_is_refused() -> None:
     for command, package in [
-        ("mvn -q test", None),
-        ("npm test", _package("mocha")),
+        ("gradle test", None),
+        ("npm test", _package("tap")),
         ("make {files}", None),
     ]:
-        with pytest.raises(UsageError, match="cannot prove that tests ran"):
+        with pytest.raises(UsageError, match="cannot prove that tests ran") as error:
             classify(command, package).check([])
+        assert 'for example --test-command "./run-tests --junit-xml {junit} {files}"' in str(
+            error.value
+        )
 
 
 def test_detect_the_project_command() -> None:
-    assert detect(_package("vitest run"), {"package.json", "pnpm-lock.yaml"}, None) == "pnpm test"
-    assert detect(_package("jest"), {"package.json", "yarn.lock"}, None) == "yarn test"
-    assert detect(_package("node --test"), {"package.json"}, None) == "npm test"
+    def found(script: str, tree: set[str]) -> str:
+        return detect(_package(script), tree, None).command
+
+    assert found("vitest run", {"package.json", "pnpm-lock.yaml"}) == "node_modules/.bin/vitest run"
+    assert found("jest", {"package.json", "yarn.lock"}) == "node_modules/.bin/jest"
+    assert found("node --test", {"package.json"}) == "node --test"
+    assert found("eslint . && vitest run -c vitest.unit.ts && tsc -p .", {"package.json"}) == (
+        "node_modules/.bin/vitest run -c vitest.unit.ts"
+    )
+    assert found("cross-env CI=1 c8 node --import tsx --test test/", {"package.json"}) == (
+        "CI=1 node --import tsx --test"
+    )
+    chained = json.dumps({"scripts": {"test": "tsc && npm run unit", "unit": "jest --ci"}})
+    assert detect(chained, {"package.json"}, None).command == "node_modules/.bin/jest"
+    assert found("make check", {"package.json", "pnpm-lock.yaml"}) == "pnpm test"
     npm_default = _package('echo "Error: no test specified" && exit 1')
-    assert detect(npm_default, {"package.json", "tests/test_a.py"}, None) == "python3 -m pytest"
-    assert detect(None, {"pyproject.toml"}, ".venv/bin/python") == ".venv/bin/python -m pytest"
+    assert detect(npm_default, {"package.json", "tests/test_a.py"}, None).command == (
+        "python3 -m pytest"
+    )
+    assert detect(None, {"pyproject.toml"}, ".venv/bin/python").command == (
+        ".venv/bin/python -m pytest"
+    )
     with pytest.raises(UsageError, match="give --test-command"):
         detect(None, {"main.c"}, None)
+    assert found("mocha -r ts-node/register 'test/**/*.ts'", {"package.json"}) == (
+        "node_modules/.bin/mocha -r ts-node/register"
+    )
+    with pytest.raises(UsageError, match=r"runs tap.*--test-command"):
+        detect(_package("tap test/"), {"package.json"}, None)
+
+
+@pytest.mark.parametrize("manager", ["pnpm", "yarn"])
+def test_a_missing_package_manager_calls_the_runner(
+    manager: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without pnpm or yarn on PATH, ``pnpm test`` runs the script's runner directly."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    tc = classify(f"{manager} test", _package("vitest run"))
+    assert tc.wrapper is None and tc.prefix == "node_modules/.bin/vitest run"
+    assert tc.proof(["a.test.ts"]).startswith("node_modules/.bin/vitest run --no-cache ")
 
 
 def test_file_classes() -> None:

@@ -26,7 +26,7 @@ def _need_node() -> None:
 def test_node_kept_tasks_and_skip_reasons(mined_node: Any) -> None:
     assert mined_node.code == 0, mined_node.output
     saved = json.loads((mined_node.repo.root / SUITE_FILE).read_text())
-    assert saved["testCommand"] == "npm test"
+    assert saved["testCommand"] == "node --test", "npm test's runner, called directly"
     assert [t["commit"] for t in saved["tasks"]] == [
         mined_node.shas["mean"],
         mined_node.shas["release"],
@@ -71,9 +71,14 @@ def test_node_oracle_passes_and_unsolved_fails(mined_node: Any) -> None:
 def test_a_check_that_fails_where_the_script_passes_is_skipped(
     git_repo: Any, tmp_path: Path
 ) -> None:
+    """``--test-command "npm test"`` proves through the script (``--env-file``, which the
+    direct check leaves out): the check fails where the script passes."""
     repo = git_repo(tmp_path / "envjs")
-    package = '{"name": "envjs", "scripts": {"test": "MODE=strict node --test"}}\n'
-    repo.commit("Start", {"package.json": package, "src/mode.js": "module.exports = {};\n"})
+    package = '{"name": "envjs", "scripts": {"test": "node --env-file=.env --test"}}\n'
+    repo.commit(
+        "Start",
+        {"package.json": package, ".env": "MODE=strict\n", "src/mode.js": "module.exports = {};\n"},
+    )
     needs_env = repo.commit(
         "Read the mode",
         {
@@ -84,7 +89,8 @@ def test_a_check_that_fails_where_the_script_passes_is_skipped(
         },
     )
     lines: list[str] = []
-    assert GitSuiteBuilder().build({}, cwd=repo.root, echo=lines.append) == 1
+    options = {"test_command": "npm test"}
+    assert GitSuiteBuilder().build(options, cwd=repo.root, echo=lines.append) == 1
     output = "\n".join(lines)
     assert f"{needs_env[:12]} Read the mode: skipped: {prove.CHECK_FAILS}" in output
     assert "First failure at a commit" in output and "'strict'" in output

@@ -253,8 +253,11 @@ def test_code_under_test_writes_the_report_and_exits(project: SimpleNamespace) -
     _fails(_play(project, project.discount, command), "the must-fail canary test is missing")
 
 
+# The agent's commands get the task folder's package roots first (PYTHONPATH): the cheat
+# drops them to reach the install.
 READ_EDITABLE = (
-    "cp \"$(.venv/bin/python -c 'import shop; print(shop.__file__)')\" src/shop/__init__.py"
+    "cp \"$(env -u PYTHONPATH .venv/bin/python -c 'import shop; print(shop.__file__)')\" "
+    "src/shop/__init__.py"
 )
 
 

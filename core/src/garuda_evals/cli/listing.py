@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 import anyio
 import click
 
@@ -41,6 +43,10 @@ def print_listing(registry: PluginRegistry) -> int:
         try:
             tasks = registered.record.load().tasks()
             count = f"{len(tasks)} tasks"
+            strengths = sorted(t.strength for t in tasks if t.strength is not None)
+            if strengths:
+                middle = statistics.median(strengths)
+                count += f" (strength median {middle:.2f}, lowest {strengths[0]:.2f})"
             needs = sorted({t for task in tasks for t in task.requires})
         except GarudaError as error:
             count, needs = f"not available: {error}", list(registered.record.requires)

@@ -70,6 +70,9 @@ class TaskResult(Model):
     retried: bool = Field(
         default=False, description="rerun by --retry-errors after an error run (ERR)"
     )
+    strength: float | None = Field(
+        default=None, description="the task's strength (see Task.strength), when measured"
+    )
 
     @property
     def passed(self) -> bool:

@@ -52,4 +52,8 @@ class Task(Model):
         description="test ids that must pass (None: not pinned; see garuda_evals.suites.pinning)",
     )
     metadata: dict[str, str] = Field(default_factory=dict)
+    strength: float | None = Field(
+        default=None,
+        description="share of wrong variants of the reference solution the check rejects",
+    )
     source: str = Field(default="", description="the file that defines the task, for errors")

@@ -112,7 +112,8 @@ def _tag(result: TaskResult, repeats: bool) -> str:
 
 
 def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
-    """Runs whose change touches test-runner internals, and files the judge left out."""
+    """Runs whose change touches test-runner internals, task strengths, and files the judge
+    left out."""
     lines: list[str] = []
     suspicious = [r for r in results if r.suspicious]
     if suspicious:
@@ -124,6 +125,11 @@ def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
             shown = "; ".join(result.suspicious[:3])
             more = f" (+{len(result.suspicious) - 3} more)" if len(result.suspicious) > 3 else ""
             lines.append(f"  {result.status.value} {_tag(result, repeats)}: {shown}{more}"[:160])
+    strengths = {f"{r.suite}/{r.task}": r.strength for r in results if r.strength is not None}
+    if strengths:
+        lines += ["", "task strength (share of wrong variants of the reference the tests reject):"]
+        cells = [f"{tag} {value:.2f}" for tag, value in sorted(strengths.items())]
+        lines += [f"  {' · '.join(cells[i : i + 4])}" for i in range(0, len(cells), 4)]
     left_out = [r for r in results if r.left_out]
     if left_out:
         lines += ["", "not judged (files of the agent's folder the judge left out):"]

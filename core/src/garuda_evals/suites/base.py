@@ -25,7 +25,8 @@ class Suite(ABC):
 
     Override ``materialize`` when a workspace is more than ``task.files`` (a repo task
     builds a fresh git repository), ``release`` to undo it, ``policy`` to widen or narrow
-    what the sandbox shows, and ``check_settings`` to refuse flags (raise UsageError).
+    what the sandbox shows, ``environment`` to set variables for the agent's commands,
+    and ``check_settings`` to refuse flags (raise UsageError).
     """
 
     name: str
@@ -45,6 +46,13 @@ class Suite(ABC):
     def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
         """The sandbox policy for this task's commands (default: unchanged)."""
         return base
+
+    def environment(self, task: Task, workspace: Path) -> dict[str, str]:
+        """Variables added to the environment of the agent's commands (default: none).
+
+        The check does not get them: a check command sets what it needs itself.
+        """
+        return {}
 
     def check_settings(self, settings: RunSettings) -> None:  # noqa: B027 - optional
         """Raise UsageError for a flag this suite cannot honour."""

@@ -11,21 +11,35 @@ from typing import Any
 
 import anyio
 
-from garuda_evals.api import SuiteBuilder
-from garuda_evals_repo_git.cache import VerdictCache
+from garuda_evals.api import GarudaError, SuiteBuilder
+from garuda_evals_repo_git.cache import Verdict, VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
-from garuda_evals_repo_git.detect import detect, venv_python
+from garuda_evals_repo_git.detect import detect, require_program, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
-from garuda_evals_repo_git.mining import mine
+from garuda_evals_repo_git.mining import PROGRESS_EVERY_S, mine
+from garuda_evals_repo_git.mutants import MAX_MUTANTS
+from garuda_evals_repo_git.noleak import assert_no_leak
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
-from garuda_evals_repo_git.runners import classify
+from garuda_evals_repo_git.pyroots import package_roots
+from garuda_evals_repo_git.rules import is_test_path
+from garuda_evals_repo_git.runners import TestCommand, classify
+from garuda_evals_repo_git.strength import measure
 from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import kept_in_order, print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
-DEFAULTS = {"commits": 200, "since": None, "max_tasks": 30, "test_command": None, "parallel": 1}
+PROBE_FILES = 3
+DEFAULTS = {
+    "commits": 200,
+    "since": None,
+    "max_tasks": 30,
+    "test_command": None,
+    "parallel": 1,
+    "min_strength": None,
+    "mutants": MAX_MUTANTS,
+}
 
 
 class GitSuiteBuilder(SuiteBuilder):
@@ -33,9 +47,12 @@ class GitSuiteBuilder(SuiteBuilder):
 
     name = "git"
 
-    def __init__(self, commit_runs: int = 3, parent_runs: int = 3) -> None:
+    def __init__(
+        self, commit_runs: int = 3, parent_runs: int = 3, progress_every_s: float = PROGRESS_EVERY_S
+    ) -> None:
         self.commit_runs = commit_runs
         self.parent_runs = parent_runs
+        self.progress_every_s = progress_every_s
 
     def build(self, options: Mapping[str, Any], *, cwd: Path, echo: Callable[[str], None]) -> int:
         """Mine, prove, save, and print the kept count and the skip reasons."""
@@ -45,20 +62,25 @@ class GitSuiteBuilder(SuiteBuilder):
         tree = tracked_files(root, sha)
         package_json = read_text(root, sha, "package.json")
         given = opts["test_command"]
-        base = given or detect(package_json, set(tree), venv_python(root))
+        detected = None if given else detect(package_json, set(tree), venv_python(root))
+        base = given or detected.command  # type: ignore[union-attr]
         command = classify(base, package_json)
         command.check([])  # refuses a runner whose check could not prove that tests ran
+        require_program(command, root)
         deps = dependency_folders(root, tree)
         venvs = [d for d in deps if d in VENV_NAMES]
         probed = probe_project(root, sha, command, tree, venvs)
         refuse_own_installs(root, probed, venvs, "build the suite again")
         check_safe_path(command, probed)
-        command = replace(command, plugins=probed.plugins)
-        source = "given" if given else "detected from the project"
+        roots = package_roots(tree, lambda path: read_text(root, sha, path))
+        command = replace(command, plugins=probed.plugins, roots=roots)
+        source = "given" if detected is None else f"detected: {detected.source}"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
         if command.kind == "pytest":
             named = ", ".join(command.plugins) or "none installed"
             echo(f"The check runs pytest without plugin autoload; its plugins: {named}.")
+            where = ", ".join(command.roots) or "none found"
+            echo(f"The code under test is imported from the task's folder: {where}.")
         echo(
             "The tests run on the host, with no sandbox: these are the project's own commits, "
             "not an agent's code. Your checkout, index and HEAD are not changed."
@@ -74,19 +96,36 @@ class GitSuiteBuilder(SuiteBuilder):
                 found.dependencies = deps
                 candidates.append(found)
         echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
+        prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
+        if candidates:
+            _probe(prover, sha, candidates, tree, deps, echo)
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
-        prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
         try:
             outcomes = anyio.run(
-                mine, prover, candidates, cache, int(opts["max_tasks"]), int(opts["parallel"]), echo
+                mine,
+                prover,
+                candidates,
+                cache,
+                int(opts["max_tasks"]),
+                int(opts["parallel"]),
+                echo,
+                self.progress_every_s,
             )
         finally:
             cache.save()  # an interrupted build keeps the verdicts it reached
         kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
+        kept = _measure_strength(prover, kept, deps, opts, cache, echo)
+        kept = _strong_enough(kept, opts["min_strength"], skipped, echo)
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+            for task in tasks:
+                assert_no_leak(root, task, sha, deps)
+            echo(
+                f"No leak: the folders of the {len(tasks)} task(s) hold no git object of their "
+                "commit or a later one."
+            )
             suite = RepoSuiteFile(
                 version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
@@ -100,6 +139,96 @@ class GitSuiteBuilder(SuiteBuilder):
             first_failure=first_failure,
         )
         return 0 if kept else 1
+
+
+def _measure_strength(
+    prover: Prover,
+    kept: list[tuple[Candidate, Verdict]],
+    deps: list[str],
+    opts: dict[str, Any],
+    cache: VerdictCache,
+    echo: Callable[[str], None],
+) -> list[tuple[Candidate, Verdict]]:
+    """Each kept task's strength (cached with its verdict), one line per task."""
+    limit, parallel = int(opts["mutants"]), max(2, int(opts["parallel"]))
+    measured: list[tuple[Candidate, Verdict]] = []
+    for candidate, verdict in kept:
+        sha = candidate.commit.sha
+        if verdict.strength is None and verdict.mutants == 0 and limit > 0:
+            found = anyio.run(measure, prover, candidate, deps, parallel, limit)
+            verdict = verdict.model_copy(
+                update={
+                    "strength": found.score,
+                    "mutants": found.mutants,
+                    "survivors": found.survivors,
+                }
+            )
+            cache.put(sha, prover.command.cache_key, verdict)
+        measured.append((candidate, verdict))
+        if verdict.mutants:
+            survivors = "; ".join(verdict.survivors[:3]) or "none"
+            echo(
+                f"strength {verdict.strength:.2f} {sha[:12]}: its tests reject "
+                f"{verdict.mutants - len(verdict.survivors)} of {verdict.mutants} mutant(s) "
+                f"(survivors: {survivors})"
+            )
+        elif limit > 0:
+            echo(f"strength  -   {sha[:12]}: no mutant could be made of its change")
+    cache.save()
+    return measured
+
+
+def _strong_enough(
+    kept: list[tuple[Candidate, Verdict]],
+    minimum: float | None,
+    skipped: Counter[str],
+    echo: Callable[[str], None],
+) -> list[tuple[Candidate, Verdict]]:
+    """With ``--min-strength``, the tasks whose strength reaches it (unmeasured ones out)."""
+    if minimum is None:
+        return kept
+    strong = [(c, v) for c, v in kept if v.strength is not None and v.strength >= minimum]
+    if len(strong) < len(kept):
+        skipped[f"strength below --min-strength {minimum:g}"] += len(kept) - len(strong)
+    return strong
+
+
+def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:
+    """Up to PROBE_FILES test files of HEAD: the newest candidates' first, then any."""
+    present = set(tree)
+    files: list[str] = []
+    for candidate in candidates:
+        files.extend(f for f in candidate.run_files if f in present and f not in files)
+    everything = command.runnable(sorted(p for p in tree if is_test_path(p)))
+    files.extend(f for f in everything if f not in files)
+    return files[:PROBE_FILES]
+
+
+def _probe(
+    prover: Prover,
+    sha: str,
+    candidates: list[Candidate],
+    tree: list[str],
+    deps: list[str],
+    echo: Callable[[str], None],
+) -> None:
+    """Run the command once at HEAD on a few test files; no test found stops the build."""
+    files = _probe_files(candidates, tree, prover.command)
+    if not files:
+        return
+    probe = anyio.run(prover.probe, sha, files, deps)
+    echo(
+        f"Probe at HEAD ({len(files)} test file(s): {', '.join(files)}): "
+        f"{probe.found} test(s) found, {probe.passed} passed, exit code {probe.exit_code}, "
+        f"{probe.seconds:.1f} s."
+    )
+    if probe.found == 0:
+        echo("\n".join(f"  | {line}" for line in probe.tail.splitlines()))
+        raise GarudaError(
+            f"the test command found no test at HEAD ({prover.command.proof(files)!r} wrote no "
+            "report of any test; its output is above): nothing was proved. Fix the set-up or "
+            "give --test-command"
+        )
 
 
 def _mining_env() -> dict[str, str]:

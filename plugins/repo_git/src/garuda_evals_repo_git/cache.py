@@ -23,6 +23,11 @@ class Verdict(Model):
         default_factory=list, description="every test id that passed at the commit"
     )
     failure_tail: str = ""
+    strength: float | None = Field(
+        default=None, description="share of the reference change's mutants the tests reject"
+    )
+    mutants: int = 0
+    survivors: list[str] = Field(default_factory=list)
 
 
 class CacheFile(Model):

@@ -241,9 +241,63 @@ def jest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
 
 
+def mocha_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A mocha file beside one of the task's, with mocha's globals and ``node:assert``; the
+    xunit reporter names a top-level test by its title."""
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
+        return None
+    anchor, relative, passing, failing, a, b = plan
+    esm = _is_esm(workspace, anchor)
+    header = (
+        "import assert from 'node:assert';\n" if esm else "const assert = require('node:assert');\n"
+    ) + _load_anchor(anchor, esm)
+    text = (
+        f"{header}\nit('{passing}', () => {{\n  assert.strictEqual({a} + {b}, {a + b});\n}});\n\n"
+        f"it('{failing}', () => {{\n  assert.strictEqual({a} * {b}, {a * b + 1}, '{nonce}');\n}});\n"
+    )
+    return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
+
+
+GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+GO_MODULE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
+
+
+def go_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A ``<word>_<word>_test.go`` beside one of the task's, in the same package; ids are
+    ``<import path>/<TestName>`` as ``go test -json`` names them."""
+    anchor = _anchor(task, ("_test.go",), workspace)
+    module_file = workspace / "go.mod"
+    if anchor is None or not module_file.is_file():
+        return None
+    package = GO_PACKAGE.search((workspace / anchor).read_text(encoding="utf-8", errors="replace"))
+    module = GO_MODULE.search(module_file.read_text(encoding="utf-8", errors="replace"))
+    if package is None or module is None:
+        return None
+    rng = random.Random(nonce)
+    folder = PurePosixPath(anchor).parent
+    relative = _free(workspace, folder, [f"{'_'.join(_words(rng))}_test.go" for _ in range(5)])
+    if relative is None:
+        return None
+    passing, failing = (f"Test{''.join(w.title() for w in _words(rng))}" for _ in range(2))
+    a, b = _numbers(rng)
+    text = (
+        f'package {package.group(1)}\n\nimport "testing"\n\n'
+        f'func {passing}(t *testing.T) {{\n\tif {a}+{b} != {a + b} {{\n\t\tt.Fatal("sum")\n\t}}\n}}\n\n'
+        f"func {failing}(t *testing.T) {{\n\tif {a}*{b} != {a * b + 1} {{\n"
+        f'\t\tt.Fatal("{nonce}")\n\t}}\n}}\n'
+    )
+    path = module.group(1) if str(folder) == "." else f"{module.group(1)}/{folder}"
+    return Canaries(
+        files={relative: text}, must_fail=f"{path}/{failing}", must_pass=f"{path}/{passing}"
+    )
+
+
 BUILDERS = {
+    "go": go_canaries,
     "pytest": pytest_canaries,
     "node": node_canaries,
     "vitest": vitest_canaries,
     "jest": jest_canaries,
+    "mocha": mocha_canaries,
 }

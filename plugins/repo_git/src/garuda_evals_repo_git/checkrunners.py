@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.api import Canaries, JUnitCheckRunner, Task
+from garuda_evals.api import Canaries, GoTestCheckRunner, JUnitCheckRunner, Task
 from garuda_evals_repo_git.canaries import BUILDERS
+from garuda_evals_repo_git.pyrefusals import shadow_refusals
 from garuda_evals_repo_git.reports import JestJsonCheckRunner
 
 NAMES = {
@@ -13,6 +15,7 @@ NAMES = {
     "node": "repo-node-test",
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
+    "mocha": "repo-mocha",
 }
 
 
@@ -27,6 +30,12 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS[self.kind](task, workspace, nonce)
 
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """pytest: agent modules on the check's package roots that shadow the runner's."""
+        if self.kind != "pytest":
+            return []
+        return shadow_refusals(task.check.command, changed)
+
 
 class RepoJestCheckRunner(JestJsonCheckRunner):
     """Jest's JSON report, with Jest canaries."""
@@ -34,3 +43,14 @@ class RepoJestCheckRunner(JestJsonCheckRunner):
     def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS["jest"](task, workspace, nonce)
+
+
+class RepoGoCheckRunner(GoTestCheckRunner):
+    """``go test -json`` into ``{gojson}``, with a Go canary file beside the task's tests."""
+
+    def __init__(self) -> None:
+        super().__init__("repo-go-test")
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
+        return BUILDERS["go"](task, workspace, nonce)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import anyio
@@ -12,6 +13,7 @@ from garuda_evals_repo_git.cache import Verdict, VerdictCache
 from garuda_evals_repo_git.prove import Candidate, Prover
 
 PROOF_ERROR = "the proof could not run"
+PROGRESS_EVERY_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,13 @@ async def mine(
     max_tasks: int,
     parallel: int,
     echo: Callable[[str], None],
+    progress_every_s: float = PROGRESS_EVERY_S,
 ) -> dict[str, Outcome]:
     """Prove candidates in order, ``parallel`` at a time; launch no more once enough are kept.
 
     Every candidate launched is older than none that was not, so the first ``max_tasks`` kept
-    in history order are always among the proved ones.
+    in history order are always among the proved ones. Every ``progress_every_s``, a proof
+    whose current run has lasted that long gets a line naming the run and its time so far.
     """
     outcomes: dict[str, Outcome] = {}
     limiter = anyio.CapacityLimiter(max(1, parallel))
@@ -72,17 +76,42 @@ async def mine(
         finally:
             limiter.release_on_behalf_of(candidate.commit.sha)
 
+    async def heartbeat() -> None:
+        while True:
+            await anyio.sleep(progress_every_s)
+            now = time.monotonic()
+            for sha, stage in sorted(prover.stages.items()):
+                if now - stage.since >= progress_every_s:
+                    echo(f"  ... {sha[:12]}: in its {stage.label} for {now - stage.since:.0f} s")
+
+    async with anyio.create_task_group() as outer:
+        outer.start_soon(heartbeat)
+        await _launch(candidates, cache, key, limiter, max_tasks, lambda: kept, record, worker)
+        outer.cancel_scope.cancel()
+    return outcomes
+
+
+async def _launch(
+    candidates: list[Candidate],
+    cache: VerdictCache,
+    key: str,
+    limiter: anyio.CapacityLimiter,
+    max_tasks: int,
+    kept: Callable[[], int],
+    record: Callable[[int, Outcome], None],
+    worker: Callable[[int, Candidate], Awaitable[None]],
+) -> None:
+    """Start a worker per candidate (cached verdicts recorded at once) until enough are kept."""
     async with anyio.create_task_group() as group:
         for index, candidate in enumerate(candidates, start=1):
-            if kept >= max_tasks:
+            if kept() >= max_tasks:
                 break
             cached = cache.get(candidate.commit.sha, key)
             if cached is not None:
                 record(index, Outcome(candidate, cached, cached=True))
                 continue
             await limiter.acquire_on_behalf_of(candidate.commit.sha)
-            if kept >= max_tasks:
+            if kept() >= max_tasks:
                 limiter.release_on_behalf_of(candidate.commit.sha)
                 break
             group.start_soon(worker, index, candidate)
-    return outcomes

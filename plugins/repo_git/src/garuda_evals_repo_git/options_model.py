@@ -15,3 +15,5 @@ class RepoGitOptions(Model):
     since: str | None = None
     max_tasks: int | None = Field(default=None, ge=1)
     test_command: str | None = None
+    min_strength: float | None = Field(default=None, ge=0, le=1)
+    mutants: int | None = Field(default=None, ge=0)

@@ -19,6 +19,7 @@ JUNIT_RUNNERS = (
     ("repo-pytest", "pytest", "pytest"),
     ("repo-node-test", "node", "node --test"),
     ("repo-vitest", "vitest", "vitest"),
+    ("repo-mocha", "mocha", "mocha --reporter xunit"),
 )
 
 
@@ -44,6 +45,12 @@ def _jest():  # type: ignore[no-untyped-def]
     from garuda_evals_repo_git.checkrunners import RepoJestCheckRunner
 
     return RepoJestCheckRunner()
+
+
+def _go():  # type: ignore[no-untyped-def]
+    from garuda_evals_repo_git.checkrunners import RepoGoCheckRunner
+
+    return RepoGoCheckRunner()
 
 
 def _junit(kind: str):  # type: ignore[no-untyped-def]
@@ -88,6 +95,17 @@ def garuda_options() -> Iterator[OptionsRecord]:
                 ("--max-tasks",), "with --from-git: keep at most this many tasks (30)", type=int
             ),
             Option(("--test-command",), "with --from-git: the test command ({files})"),
+            Option(
+                ("--min-strength",),
+                "with --from-git: keep only tasks whose tests reject at least this share (0-1) "
+                "of the reference change's mutants",
+                type=float,
+            ),
+            Option(
+                ("--mutants",),
+                "with --from-git: mutants per kept task for its strength (12; 0: not measured)",
+                type=int,
+            ),
         ),
         model=_options_model,
     )
@@ -106,13 +124,19 @@ def garuda_suites() -> Iterator[SuiteRecord]:
 
 @hookimpl
 def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
-    """The repo checks: JUnit of pytest, ``node --test`` and vitest, Jest's JSON; canaries."""
+    """The repo checks: JUnit of pytest, ``node --test`` and vitest, Jest's JSON, ``go test
+    -json``; canaries."""
     for name, kind, runner in JUNIT_RUNNERS:
         yield CheckRunnerRecord(
             name=name,
             description=f"{runner} writing JUnit XML to {{junit}}, with canary tests",
             load=_junit(kind),
         )
+    yield CheckRunnerRecord(
+        name="repo-go-test",
+        description="go test -json into {gojson}, with canary tests",
+        load=_go,
+    )
     yield CheckRunnerRecord(
         name="repo-jest-json",
         description="Jest with --json --outputFile={junit}, with canary tests",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.deps import link_dependencies
 from garuda_evals_repo_git.gitcmd import Commit, export_tree
 from garuda_evals_repo_git.reports import PASSED, fail_to_pass, read_results
-from garuda_evals_repo_git.runners import CANARIES, REPORT, TestCommand
+from garuda_evals_repo_git.runners import CANARIES, GO_JSON, REPORT, TestCommand
 
 RUN_TIMEOUT_S = 300.0
 OUTPUT_LIMIT = 256 * 1024
@@ -39,24 +41,91 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """Which run of its proof a candidate is in, and since when (``time.monotonic()``)."""
+
+    label: str
+    since: float
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One run of the command at HEAD: files given, tests found and passed, exit, time."""
+
+    files: list[str]
+    found: int
+    passed: int
+    exit_code: int | None
+    seconds: float
+    tail: str
+
+
+@dataclass(frozen=True)
 class Prover:
-    """Runs the proofs of one build: the command, the environment and the repeat counts."""
+    """Runs the proofs of one build: the command, the environment and the repeat counts.
+
+    ``stages`` (commit -> Stage) says which run each proof in flight is in, for progress lines.
+    """
 
     root: Path
     command: TestCommand
     env: dict[str, str]
     commit_runs: int = 3
     parent_runs: int = 3
+    stages: dict[str, Stage] = field(default_factory=dict)
 
-    async def _run(self, command: str, cwd: Path, report: Path) -> tuple[int | None, str]:
+    def _stage(self, sha: str, label: str) -> None:
+        self.stages[sha] = Stage(label, time.monotonic())
+
+    async def probe(self, sha: str, files: list[str], dependencies: list[str]) -> Probe:
+        """Run the scoped command once at ``sha`` on ``files`` and read what it reported."""
+        with tempfile.TemporaryDirectory(prefix="garuda-mine-") as scratch:
+            tree = Path(scratch) / "head"
+            await anyio.to_thread.run_sync(export_tree, self.root, sha, tree)
+            link_dependencies(self.root, tree, dependencies)
+            report = Path(scratch) / "probe.report"
+            started = time.monotonic()
+            code, output = await self._run(self.command.proof(files), tree, report)
+            results = read_results(self._report(tree, report)) or {}
+        return Probe(
+            files=files,
+            found=len(results),
+            passed=sum(1 for state in results.values() if state == PASSED),
+            exit_code=code,
+            seconds=time.monotonic() - started,
+            tail=_tail(output),
+        )
+
+    async def _run(
+        self, command: str, cwd: Path, report: Path, timeout_s: float = RUN_TIMEOUT_S
+    ) -> tuple[int | None, str]:
+        if self.command.report_dir is not None:
+            shutil.rmtree(cwd / self.command.report_dir, ignore_errors=True)
         result = await run_in_group(
-            ["/bin/bash", "-c", command.replace(REPORT, str(report)).replace(CANARIES, "")],
+            [
+                "/bin/bash",
+                "-c",
+                command.replace(REPORT, str(report))
+                .replace(GO_JSON, str(report))
+                .replace(CANARIES, ""),
+            ],
             cwd=cwd,
             env=self.env,
-            timeout_s=RUN_TIMEOUT_S,
+            timeout_s=timeout_s,
             output_limit=OUTPUT_LIMIT,
         )
         return result.exit_code, result.output
+
+    def _report(self, cwd: Path, report: Path) -> Path:
+        """The report of a run in ``cwd``: ``{junit}``'s file, or the runner's folder."""
+        folder = self.command.report_dir
+        return cwd / folder if folder is not None else report
+
+    async def run_once(
+        self, command: str, cwd: Path, report: Path, timeout_s: float
+    ) -> tuple[int | None, str]:
+        """Run ``command`` once in ``cwd`` (``{junit}`` is ``report``): exit code and output."""
+        return await self._run(command, cwd, report, timeout_s)
 
     async def _tree(self, sha: str, target: Path, candidate: Candidate, with_tests: bool) -> None:
         await anyio.to_thread.run_sync(export_tree, self.root, sha, target)
@@ -71,6 +140,12 @@ class Prover:
 
     async def prove(self, candidate: Candidate) -> Verdict:
         """Parent (with the commit's tests) must fail each run; the commit must pass each run."""
+        try:
+            return await self._prove(candidate)
+        finally:
+            self.stages.pop(candidate.commit.sha, None)
+
+    async def _prove(self, candidate: Candidate) -> Verdict:
         commit = candidate.commit
         if not candidate.run_files:
             return Verdict(reason=NO_RUNNABLE)
@@ -82,26 +157,29 @@ class Prover:
             before = None
             for run in range(self.parent_runs):
                 report = base / f"parent-{run}.report"
+                self._stage(commit.sha, f"parent run {run + 1}/{self.parent_runs}")
                 code, _ = await self._run(proof, base / "parent", report)
                 if code == 0:
                     return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
-                before = before or read_results(report)
+                before = before or read_results(self._report(base / "parent", report))
             await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
             after = None
             for run in range(self.commit_runs):
                 report = base / f"commit-{run}.report"
+                self._stage(commit.sha, f"commit run {run + 1}/{self.commit_runs}")
                 code, output = await self._run(proof, base / "commit", report)
                 if code != 0:
                     reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
                     return Verdict(reason=reason, failure_tail=_tail(output))
-                after = after or read_results(report)
+                after = after or read_results(self._report(base / "commit", report))
             check, _ = self.command.check(candidate.run_files)
             if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
+                self._stage(commit.sha, "the check's run")
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
-                after = read_results(report) or after
+                after = read_results(self._report(base / "commit", report)) or after
             if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
             passed = sorted(name for name, state in after.items() if state == PASSED)

@@ -16,6 +16,7 @@ from garuda_evals.api import (
     CommandResult,
     TestCase,
     TestEvidence,
+    parse_go_test_json,
     read_case,
     summarize,
 )
@@ -62,10 +63,19 @@ def jest_cases(data: dict) -> list[TestCase]:
 
 
 def read_results(path: Path) -> dict[str, str] | None:
-    """``test name -> passed|failed|skipped`` from a report file; None when there is none."""
+    """``test name -> passed|failed|skipped`` from a report file (or a folder of JUnit XML
+    files, as Surefire writes); None when there is none."""
+    if path.is_dir():
+        merged: dict[str, str] = {}
+        for part in sorted(path.glob("*.xml")):
+            merged.update(read_results(part) or {})
+        return merged or None
     if not path.is_file():
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
+    if '"Action"' in text.split("\n", 1)[0]:
+        evidence = parse_go_test_json(text)
+        return _results(evidence.cases) if evidence.tests_ran is not None else None
     try:
         if text.lstrip().startswith("{"):
             return _results(jest_cases(json.loads(text)))

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from garuda_evals.api import UsageError
+from garuda_evals_repo_git.pyroots import pythonpath_option
 from garuda_evals_repo_git.rules import TEST_SUPPORT
+from garuda_evals_repo_git.scripts import (
+    DIRECT,
+    find_runner,
+    kept_options,
+    runner_of,
+    segments,
+    settings_of,
+)
 
 REPORT = "{junit}"
 CANARIES = "{canaries}"
@@ -35,17 +45,23 @@ REPORT_FLAGS = {
         f"--outputFile.junit={REPORT}",
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
+    "mocha": ["--reporter", "xunit", "--reporter-option", f"output={REPORT}"],
 }
-DIRECT = {
-    "node": "node --test",
-    "vitest": "node_modules/.bin/vitest run",
-    "jest": "node_modules/.bin/jest",
-}
+# Runners that run the whole suite and write reports into a folder of the tree.
+WHOLE_SUITE = {"maven": "target/surefire-reports"}
+MAVEN = "mvn -B -o test"
+GO_JSON = "{gojson}"
+# A fresh build cache when the user's is not writable (the OS sandbox hides the home).
+GO_CACHE = 'c=$(go env GOCACHE); t=; [ -w "$c" ] || { t=$(mktemp -d); c=$t; }; '
+GO_END = '[ -z "$t" ] || rm -rf "$t"; exit $s'
 CHECK_RUNNER = {
+    "go": "repo-go-test",
+    "maven": "surefire",
     "pytest": "repo-pytest",
     "node": "repo-node-test",
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
+    "mocha": "repo-mocha",
 }
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
@@ -56,6 +72,8 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
 CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
+    "go": ["go.mod", "go.sum"],
+    "maven": ["pom.xml"],
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
     "node": ["package.json"],
     "vitest": [
@@ -72,20 +90,35 @@ CONFIG_FILES = {
         *(f"babel.config.{ext}" for ext in _JS_CONFIG),
         ".babelrc",
     ],
+    "mocha": [
+        "package.json",
+        *(f".mocharc.{ext}" for ext in ("js", "cjs", "mjs", "json", "jsonc", "yml", "yaml")),
+    ],
 }
 
 
 def _runner_kind(words: list[str]) -> tuple[str, str] | None:
-    """``(kind, prefix)`` when the words call pytest, node --test, vitest or jest directly."""
+    """``(kind, prefix)`` when the words call pytest, node --test, vitest or jest directly.
+
+    The prefix keeps the options that still hold for a run of given files (``--import``,
+    ``--config``), not the call's own file or folder arguments.
+    """
     for index, word in enumerate(words[:4]):
         name = PurePosixPath(word).name
         if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
+        settings = settings_of(words[:index])
+        if name == "go" and words[index + 1 : index + 2] == ["test"]:
+            return "go", shlex.join([*settings, word, "test"])
+        if name in ("mvn", "mvnw") and "test" in words:
+            return "maven", shlex.join([*settings, *shlex.split(MAVEN.replace("mvn", word, 1))])
         if name == "node" and "--test" in words:
-            return "node", DIRECT["node"]
-        if name in ("vitest", "jest"):
-            return name, DIRECT[name]
+            options = kept_options("node", tuple(words[index:]))
+            return "node", shlex.join([*settings, "node", *options, "--test"])
+        if name in ("vitest", "jest", "mocha"):
+            options = kept_options(name, tuple(words[index:]))
+            return name, shlex.join([*settings, *shlex.split(DIRECT[name]), *options])
     return None
 
 
@@ -96,6 +129,8 @@ class TestCommand:
     ``kind`` is pytest, node, vitest, jest, ``custom`` (a command with ``{files}``) or
     ``whole`` (an unknown runner that runs the whole suite). ``prefix`` calls the runner
     directly; ``wrapper`` is npm, pnpm or yarn when ``base`` runs a package script.
+    ``roots`` are the Python package roots pytest puts first on ``sys.path`` (``-o
+    pythonpath``), so the code under test is the tree's, not an installed copy.
     """
 
     __test__ = False
@@ -105,6 +140,7 @@ class TestCommand:
     prefix: str = ""
     wrapper: str | None = None
     plugins: tuple[str, ...] = field(default=())
+    roots: tuple[str, ...] = field(default=())
 
     @property
     def has_evidence(self) -> bool:
@@ -122,6 +158,10 @@ class TestCommand:
             ]
         if self.kind in DIRECT:
             return [f for f in test_files if PurePosixPath(f).suffix in JS_SUFFIXES]
+        if self.kind == "maven":
+            return [f for f in test_files if f.endswith(".java")]
+        if self.kind == "go":
+            return [f for f in test_files if f.endswith("_test.go")]
         return list(test_files)
 
     def proof(self, files: list[str]) -> str:
@@ -129,7 +169,11 @@ class TestCommand:
         quoted = shlex.join(files)
         if self.kind in ("custom", "whole"):
             return self.base.replace("{files}", quoted)
-        flags = shlex.join(REPORT_FLAGS[self.kind])
+        if self.kind in WHOLE_SUITE:
+            return self.prefix
+        if self.kind == "go":
+            return self._go(files, REPORT)
+        flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
         if self.wrapper is not None:
@@ -146,11 +190,21 @@ class TestCommand:
         if self.kind == "pytest":
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
             # A task test that cannot be imported must not stop the canaries from running.
-            flags = shlex.join(
-                [*REPORT_FLAGS["pytest"][:2], *plugins, CONTINUE, REPORT_FLAGS["pytest"][2]]
+            flags = " ".join(
+                part
+                for part in (
+                    shlex.join([*REPORT_FLAGS["pytest"][:2], *plugins]),
+                    pythonpath_option(self.roots),
+                    shlex.join([CONTINUE, REPORT_FLAGS["pytest"][2]]),
+                )
+                if part
             )
             command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
+        if self.kind in WHOLE_SUITE:
+            return self.prefix, CHECK_RUNNER[self.kind]
+        if self.kind == "go":
+            return self._go(files, GO_JSON), CHECK_RUNNER["go"]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -160,14 +214,36 @@ class TestCommand:
         if REPORT in self.base:
             return self.base.replace("{files}", shlex.join(files)), "junit"
         raise UsageError(
-            f"the check cannot prove that tests ran with '{self.base}': "
-            "give --test-command with {junit} where the runner writes JUnit XML"
+            f"the check cannot prove that tests ran with '{self.base}': garuda knows node "
+            "--test, vitest, jest, mocha, pytest, Maven and go test; for another runner give "
+            "--test-command with {junit} where it writes JUnit XML and {files} for the task's "
+            'test files, for example --test-command "./run-tests --junit-xml {junit} {files}"'
         )
+
+    def _flags(self) -> str:
+        """The runner's report flags (pytest's with the package roots first on sys.path)."""
+        flags = shlex.join(REPORT_FLAGS[self.kind])
+        if self.kind == "pytest" and self.roots:
+            first, report = shlex.join(REPORT_FLAGS["pytest"][:2]), REPORT_FLAGS["pytest"][2]
+            return f"{first} {pythonpath_option(self.roots)} {shlex.quote(report)}"
+        return flags
 
     @property
     def cache_key(self) -> str:
         """What a cached verdict was proved with: the command and the check it makes."""
         return f"{self.base}\n{self.check(['{files}'])[0]}"
+
+    def _go(self, files: list[str], report: str) -> str:
+        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``."""
+        folders = sorted({str(PurePosixPath(f).parent) for f in files})
+        packages = shlex.join("./" if f == "." else f"./{f}" for f in folders) or "./..."
+        run = f'GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
+        return GO_CACHE + run + GO_END
+
+    @property
+    def report_dir(self) -> str | None:
+        """Where a whole-suite runner writes its reports in the tree (None: ``{junit}``)."""
+        return WHOLE_SUITE.get(self.kind)
 
     def config_files(self) -> list[str]:
         """The runner's configuration files, protected in every task."""
@@ -182,20 +258,49 @@ def safe_path(prefix: str) -> str:
     return shlex.join(words)
 
 
+def _given_runner(command: str) -> TestCommand | None:
+    """``node --test {files}``: a known runner with ``{files}`` last gets its report flags."""
+    before, _, after = command.partition("{files}")
+    if after.strip() or REPORT in command:
+        return None
+    parts = segments(before)
+    if len(parts) != 1:
+        return None
+    kind = runner_of(parts[0])
+    if kind not in CHECK_RUNNER:
+        return None
+    if kind == "pytest":
+        found = _runner_kind(shlex.split(before))
+        prefix = found[1] if found else before.strip()
+    else:
+        prefix = before.strip()
+        if kind == "vitest" and PurePosixPath(shlex.split(prefix)[-1]).name == "vitest":
+            prefix = f"{prefix} run"
+    return TestCommand(command, kind, prefix)
+
+
 def classify(command: str, package_json: str | None) -> TestCommand:
-    """What runs behind ``command``; ``package_json`` is the project's, for npm scripts."""
+    """What runs behind ``command``; ``package_json`` is the project's, for npm scripts.
+
+    A package script whose runner garuda knows is called through the package manager when
+    the script is that runner alone and the manager is installed, else the runner directly.
+    """
     if "{files}" in command:
-        return TestCommand(command, "custom")
+        return _given_runner(command) or TestCommand(command, "custom")
     words = shlex.split(command)
     direct = _runner_kind(words)
     if direct:
         return TestCommand(command, direct[0], direct[1])
     if words and words[0] in WRAPPERS and len(words) >= 2:
         name = words[2] if words[1] in ("run", "run-script") and len(words) > 2 else words[1]
-        script = package_scripts(package_json).get(name, "")
-        inner = _runner_kind(shlex.split(script)) if script else None
-        if inner:
-            return TestCommand(command, inner[0], inner[1], wrapper=words[0])
+        scripts = package_scripts(package_json)
+        found = find_runner(scripts, name)
+        if found is not None and found.kind in CHECK_RUNNER:
+            alone = len(segments(scripts.get(name, ""))) == 1
+            inner = _runner_kind(list(found.words))
+            if alone and inner and shutil.which(words[0]):
+                return TestCommand(command, inner[0], inner[1], wrapper=words[0])
+            return TestCommand(command, found.kind, found.direct)
     return TestCommand(command, "whole")
 
 

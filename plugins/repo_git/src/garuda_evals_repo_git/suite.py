@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from garuda_evals.api import GarudaError, RunSettings, SandboxPolicy, Suite, Tas
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, link_guard, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head, read_text
 from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs
+from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite
 from garuda_evals_repo_git.tasks import to_task
@@ -32,6 +34,7 @@ class RepoSuite(Suite):
         self._head = head(root)
         self._tracked = tracked_files(root, self._head)
         self._dependencies = dependency_folders(root, self._tracked)
+        self._roots = package_roots(self._tracked, lambda path: read_text(root, self._head, path))
 
     def tasks(self) -> list[Task]:
         """Every saved task; a commit that no longer exists is an error naming the task.
@@ -76,6 +79,12 @@ class RepoSuite(Suite):
             hidden=tuple(dict.fromkeys([*base.hidden, *sorted(hidden)])),
             read_only=tuple(dict.fromkeys([*base.read_only, *readable])),
         )
+
+    def environment(self, task: Task, workspace: Path) -> dict[str, str]:
+        """``PYTHONPATH``: the task folder's package roots, before any install of the project."""
+        if not self._roots:
+            return {}
+        return {"PYTHONPATH": os.pathsep.join(str(workspace / root) for root in self._roots)}
 
     def check_settings(self, settings: RunSettings) -> None:
         """``--format on`` would format the whole project: refused."""

@@ -32,6 +32,10 @@ class RepoTask(Model):
     expected_tests: list[str] = Field(
         description="every test id that passes at the commit: a PASS needs each of them"
     )
+    strength: float | None = Field(
+        default=None, description="share of the reference change's mutants the tests reject"
+    )
+    mutants: int = 0
 
 
 class RepoSuiteFile(Model):

@@ -42,6 +42,8 @@ def repo_task(root: Path, command: TestCommand, candidate: Candidate, verdict: V
         protected=[*tests, *candidate.deleted_tests, *configs],
         fail_to_pass=verdict.fail_to_pass,
         expected_tests=verdict.passed_tests,
+        strength=verdict.strength,
+        mutants=verdict.mutants,
     )
 
 
@@ -77,6 +79,7 @@ def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
         protected=list(saved.protected),
         solution=solution(root, saved),
         expected_tests=list(saved.expected_tests),
+        strength=saved.strength,
         metadata={
             "commit": saved.commit,
             "parent": saved.parent,

@@ -1,0 +1,85 @@
+"""Before mining, a probe at HEAD; during it, progress lines; after it, the no-leak assertion."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from garuda_evals.testing import run_garuda
+from garuda_evals_repo_git.builder import GitSuiteBuilder
+from garuda_evals_repo_git.noleak import leaked
+from garuda_evals_repo_git.suite import load_repo_suite
+from garuda_evals_repo_git.workspace import build_workspace
+
+
+def test_the_probe_reports_what_ran_at_head(repo_kit: Any, tmp_path: Path) -> None:
+    repo = repo_kit.GitRepo(tmp_path / "mathjs")
+    mined = repo_kit.mine(repo, repo_kit.node_history(repo), repo.root)
+    assert mined.code == 0, mined.output
+    lines = mined.output.splitlines()
+    probe = next(line for line in lines if line.startswith("Probe at HEAD"))
+    assert "3 test file(s): test/mean.test.js, test/sum_zero.test.js, test/min.test.js" in probe
+    assert "3 test(s) found, 3 passed, exit code 0" in probe
+    assert lines.index(probe) < next(i for i, line in enumerate(lines) if line.startswith("[1/"))
+    assert "No leak: the folders of the 3 task(s) hold no git object" in mined.output
+
+
+def test_a_command_that_reports_no_test_stops_before_any_proof(
+    repo_kit: Any, tmp_path: Path
+) -> None:
+    repo = repo_kit.GitRepo(tmp_path / "mathjs")
+    repo_kit.node_history(repo)
+    built = run_garuda(
+        "eval", "--from-git", "--test-command", "echo {junit} {files}", cwd=repo.root
+    )
+    assert built.returncode == 1, built.stdout + built.stderr
+    assert "Probe at HEAD" in built.stdout and "0 test(s) found" in built.stdout
+    assert "the test command found no test at HEAD" in built.stderr
+    assert "[1/" not in built.stdout, "nothing is proved"
+
+
+SLOW_TEST = (
+    "const test = require('node:test');\nconst assert = require('node:assert');\n"
+    "const { twice } = require('../src/twice.js');\n\n"
+    "test('twice', async () => {\n  await new Promise((done) => setTimeout(done, 1500));\n"
+    "  assert.strictEqual(twice(2), 4);\n});\n"
+)
+
+
+def test_a_long_proof_shows_which_run_it_is_in(repo_kit: Any, tmp_path: Path) -> None:
+    repo = repo_kit.GitRepo(tmp_path / "slow")
+    package = '{"name": "slow", "scripts": {"test": "node --test"}}\n'
+    repo.commit("Start", {"package.json": package, "src/twice.js": "module.exports = {};\n"})
+    sha = repo.commit(
+        "Add twice",
+        {
+            "src/twice.js": "module.exports = { twice: (n) => n * 2 };\n",
+            "test/twice.test.js": SLOW_TEST,
+        },
+    )
+    lines: list[str] = []
+    builder = GitSuiteBuilder(commit_runs=1, parent_runs=1, progress_every_s=0.4)
+    assert builder.build({}, cwd=repo.root, echo=lines.append) == 0, "\n".join(lines)
+    progress = [line for line in lines if line.startswith(f"  ... {sha[:12]}: in its ")]
+    assert any("parent run 1/1 for" in line for line in progress), lines
+    assert any("commit run 1/1 for" in line for line in progress), lines
+
+
+def test_the_no_leak_assertion_catches_a_clone(repo_kit: Any, tmp_path: Path) -> None:
+    """The task folder as runs build it holds no later object; a clone at the parent does."""
+    repo = repo_kit.GitRepo(tmp_path / "mathjs")
+    mined = repo_kit.mine(repo, repo_kit.node_history(repo), repo.root)
+    assert mined.code == 0, mined.output
+    suite = load_repo_suite(repo.root)
+    saved = next(t for t in suite.saved.tasks if t.commit == mined.shas["max"])
+    head = repo.head()
+    folder = tmp_path / "task"
+    folder.mkdir()
+    build_workspace(repo.root, saved, folder, [])
+    assert leaked(repo.root, folder, saved.parent, head) == set()
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo.root), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout", "-q", saved.parent], check=True)
+    found = leaked(repo.root, clone, saved.parent, head)
+    assert saved.commit in found and head in found
