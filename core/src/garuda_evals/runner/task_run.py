@@ -168,7 +168,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             return row
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
-        progress.steps, progress.usage = outcome.steps, outcome.usage
+        progress.steps, progress.usage = outcome.steps or 0, outcome.usage
         row.notices = [*row.notices, *outcome.notices]
         row.tool_calls = dict(outcome.tool_calls or progress.tool_calls)
         row.usage_by_model = dict(outcome.usage_by_model or progress.usage_by_model)

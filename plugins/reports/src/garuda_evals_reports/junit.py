@@ -57,7 +57,7 @@ def _testcase(result: TaskResult, repeats: bool) -> ET.Element:
             },
         )
         outcome.text = xml_safe(_details(result))
-    steps = f"steps: {result.steps}, tokens: {result.usage.total_tokens}"
+    steps = f"steps: {'?' if result.steps is None else result.steps}, tokens: {result.usage.total_tokens}"
     cost = f"cost: ${result.usage.cost_usd:.4f}{' (incomplete)' if result.usage.cost_incomplete else ''}"
     out = ET.SubElement(case, "system-out")
     out.text = xml_safe(

@@ -37,7 +37,7 @@ def _row(result: TaskResult, repeats: bool) -> str:
     cells = [
         cell(run_name(result, repeats)),
         f"{result.status.value}{mark}",
-        str(result.steps),
+        "?" if result.steps is None else str(result.steps),
         cell(format_usage_tokens(result.usage)),
         cell(format_cost(result.usage.cost_usd, result.usage.cost_incomplete)),
         format_seconds(result.duration_ms),
