@@ -17,6 +17,24 @@ def test_first_program_skips_assignments_and_gives_up_on_shell_syntax() -> None:
     assert first_program("$AGENT run") is None
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "found=$(find / -name x) ; cp $found .",
+        "X=`pwd` agent",
+        "(cd sub && agent)",
+        "{ agent; }",
+        'root="$(dirname "$(readlink .venv)")"; git -C "$root" show HEAD:x > x',
+        "<input agent",
+        "agent>log",
+    ],
+)
+def test_first_program_gives_up_on_substitutions_subshells_and_redirections(
+    command: str,
+) -> None:
+    assert first_program(command) is None
+
+
 def test_preflight_names_a_missing_program() -> None:
     settings = make_settings(agent="command", agent_command="no-such-agent-cli -p hi")
     with pytest.raises(GarudaError, match="'no-such-agent-cli', which is not found"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -24,21 +25,30 @@ SHELL_WORDS = frozenset(
 )
 
 
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+SHELL_SYNTAX = frozenset("$`()<>;&|{}")
+
+
 class CommandStartError(RuntimeError):
     """The agent command could not start: an error run (ERR), not the agent's FAIL."""
 
 
 def first_program(command: str) -> str | None:
     """The program the command starts with (after ``VAR=value`` words), or None when the
-    command starts with shell syntax the preflight does not follow."""
+    command starts with shell syntax the preflight does not follow (a subshell, a group, a
+    substitution, a redirection, a shell keyword)."""
     try:
         words = shlex.split(command)
     except ValueError:
         return None
     for word in words:
-        if "=" in word.split("/")[0] and not word.startswith(("/", ".")):
+        if ASSIGNMENT.match(word):
+            if any(mark in word for mark in "$`("):
+                return None
             continue
-        return None if word in SHELL_WORDS or word.startswith("$") else word
+        if word in SHELL_WORDS or any(mark in word for mark in SHELL_SYNTAX):
+            return None
+        return word
     return None
 
 
