@@ -45,7 +45,11 @@ MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge.py",)),
     Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judge.py",)),
-    Module("files", f"{CORE}/judging/files.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module(
+        "files",
+        f"{CORE}/judging/files.py",
+        (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge.py"),
+    ),
     Module("lint", f"{CORE}/judging/lint.py", (f"{CORE_TESTS}/test_judge.py",)),
     Module(
         "protected",
