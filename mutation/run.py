@@ -50,7 +50,11 @@ MODULES = (
         f"{CORE}/judging/files.py",
         (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge.py"),
     ),
-    Module("lint", f"{CORE}/judging/lint.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module(
+        "lint",
+        f"{CORE}/judging/lint.py",
+        (f"{CORE_TESTS}/test_judging_lint.py", f"{CORE_TESTS}/test_judge.py"),
+    ),
     Module(
         "protected",
         f"{CORE}/checks/protected.py",
