@@ -63,3 +63,15 @@ def test_a_missing_parent_is_not_linked(tmp_path: Path) -> None:
     (tmp_path / "a").symlink_to(tmp_path, target_is_directory=True)
     assert not has_linked_parent(tmp_path, "nothing/here/x.py")
     assert has_linked_parent(tmp_path, "a/x.py")
+
+
+def test_a_file_longer_than_its_stat_says_is_none(tmp_path: Path) -> None:
+    """A file that grew after ``fstat`` (here a proc file, whose size reads as 0) is read one
+    byte past the limit, so it cannot pass as a prefix of itself."""
+    grown = Path("/proc/self/status")
+    if not grown.exists():
+        pytest.skip("needs Linux's /proc")
+    assert os.stat(grown).st_size == 0
+    assert read_regular(grown, 10) is None
+    whole = read_regular(grown, 1 << 20)
+    assert whole is not None and whole.startswith(b"Name:") and len(whole) > 10
