@@ -101,35 +101,39 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._stream(events, drop=isinstance(item, Fault))
 
-    def _openai(self, body: dict[str, Any]) -> None:
+    def _openai_item(self) -> tuple[Reply, bool] | None:
+        """The next scripted item for an OpenAI endpoint as ``(reply, drop)``, or None after
+        answering with the error it stands for (script used up, or a fault)."""
         item = self.fake.next_item()
         if item is None:
             self._json(400, openai_fake.error_json("invalid_request_error", "script used up"))
-            return
+            return None
         if isinstance(item, Fault) and not item.drop:
             self._json(item.status, openai_fake.error_json("server_error", "fake fault"))
+            return None
+        return (item if isinstance(item, Reply) else Reply([])), isinstance(item, Fault)
+
+    def _openai(self, body: dict[str, Any]) -> None:
+        scripted = self._openai_item()
+        if scripted is None:
             return
-        reply = item if isinstance(item, Reply) else Reply([])
+        reply, drop = scripted
         chunks = openai_fake.sse_chunks(
             reply, body.get("model", ""), f"chatcmpl-{len(self.fake.requests)}"
         )
-        self._stream(chunks, drop=isinstance(item, Fault))
+        self._stream(chunks, drop=drop)
 
     def _responses(self, body: dict[str, Any]) -> None:
-        item = self.fake.next_item()
-        if item is None:
-            self._json(400, openai_fake.error_json("invalid_request_error", "script used up"))
+        scripted = self._openai_item()
+        if scripted is None:
             return
-        if isinstance(item, Fault) and not item.drop:
-            self._json(item.status, openai_fake.error_json("server_error", "fake fault"))
-            return
-        reply = item if isinstance(item, Reply) else Reply([])
+        reply, drop = scripted
         response_id = f"resp_{len(self.fake.requests)}"
         if not body.get("stream"):
             self._json(200, responses_fake.response_json(reply, body.get("model", ""), response_id))
             return
         events = responses_fake.sse_events(reply, body.get("model", ""), response_id)
-        self._stream(events, drop=isinstance(item, Fault))
+        self._stream(events, drop=drop)
 
     def _gemini(self, path: str, body: dict[str, Any]) -> None:
         item = self.fake.next_item()
