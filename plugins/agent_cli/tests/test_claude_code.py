@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from garuda_evals_agent.testing import FakeModelServer, Reply, Text, Tokens, Use
+from garuda_evals_agent.testing.budget import MAX_COST, budget_script, check_budget_stop
 from garuda_evals_agent_cli.testing import eval_env, garuda_eval, key_search, writes_solution
 
 MODEL = "anthropic/claude-sonnet-4-5"
@@ -55,24 +56,21 @@ def test_claude_code_solves_a_task_in_the_sandbox_metered(
     assert not result.get("notices"), result.get("notices")
 
 
-def test_past_max_cost_the_proxy_refuses_and_the_stop_is_budget(
+def test_past_max_cost_the_proxy_refuses_and_the_run_stops(
     tmp_path: Path, claude_code: Path, agents_dir: Path, python_task: Any
 ) -> None:
-    costly = Tokens(input=200_000, output=10)
     with FakeModelServer([]) as server:
-        server.script = [
-            Reply([Use("Bash", {"command": "true"})], usage=costly),
-            Reply([Text("Done.")]),
-        ]
+        server.script = budget_script("Bash", "command", writes_solution(python_task))
         env = eval_env(agents_dir, ANTHROPIC_API_KEY=REAL_KEY, ANTHROPIC_BASE_URL=server.url)
         done, report = garuda_eval(
             tmp_path, env, "--agent", "claude-code", "-m", MODEL, "-s", "python",
-            "-t", python_task.id, "--executor", "host", "--max-cost", "0.05",
+            "--executor", "host", "--max-cost", MAX_COST,
         )  # fmt: skip
         calls = len(server.model_calls())
     assert report is not None, done.stdout + done.stderr
-    result = report["results"][0]
-    assert result["stopReason"] == "budget" and result["steps"] == 1 and calls == 1
-    assert result["usage"]["costUsd"] >= 0.05
-    assert report["agent"]["maxCostUsd"] == "0.05"
-    assert "proxy_refused" in Path(result["transcript"]).read_text()
+    assert calls == 3, "the call after the cap reached the model"
+    check_budget_stop(report, python_task)
+    second = report["results"][1]
+    assert second["steps"] == 1
+    assert report["agent"]["maxCostUsd"] == MAX_COST
+    assert "proxy_refused" in Path(second["transcript"]).read_text()

@@ -74,12 +74,23 @@ class AgentOutcome:
     usage_by_model: dict[str, Usage] = field(default_factory=dict)
 
 
+BUDGET_STOP = "budget"
+"""The stop reason of a turn cut short by the run's spend cap: the row is interrupted (INT)."""
+
+
 class Agent(ABC):
     """Runs turns. One instance may serve several tasks at once: keep state per turn."""
 
     @abstractmethod
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on ``turn.task`` in ``turn.workspace``; raise only for an error run (ERR)."""
+
+    def budget_spent(self) -> str | None:
+        """Why no further task of the run should start (its spend cap is reached), or None.
+
+        The runner asks before starting each job; a job not started gets no row.
+        """
+        return None
 
     def read_only_paths(self) -> tuple[Path, ...]:
         """Folders the agent's commands must read inside the OS sandbox even where it hides

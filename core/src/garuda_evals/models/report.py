@@ -121,5 +121,7 @@ class Report(Model):
     warnings: list[str] = Field(default_factory=list)
     regrade_of: str | None = None
     """The run id this report regrades (``garuda regrade``); usage and cost are that run's."""
+    stopped_by: str | None = None
+    """Why the run stopped before every job started (the spend cap); None: it did not."""
     replaced: list[TaskResult] = Field(default_factory=list)
     """Earlier attempts replaced by ``--resume`` (INT) or ``--retry-errors`` (ERR)."""

@@ -140,7 +140,7 @@ def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
     return lines
 
 
-RUN_NOTE_PREFIXES = ("retried: ", "replaced: ")
+RUN_NOTE_PREFIXES = ("retried: ", "replaced: ", "budget: ")
 
 
 def _is_run_note(warning: str) -> bool:

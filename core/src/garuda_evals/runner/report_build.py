@@ -9,7 +9,7 @@ from importlib.metadata import version as dist_version
 from pathlib import Path
 
 from garuda_evals import __version__
-from garuda_evals.agents.base import RunLimits
+from garuda_evals.agents.base import BUDGET_STOP, RunLimits
 from garuda_evals.executors.base import ExecutorInfo
 from garuda_evals.models.report import ExecutorRecord, Report
 from garuda_evals.models.result import TaskResult
@@ -61,6 +61,17 @@ def run_notes(results: list[TaskResult], replaced: list[TaskResult]) -> list[str
             f"they used ${spent:.4f}, kept under 'replaced' and not in the totals"
         )
     return notes
+
+
+def budget_note(stopped: str | None, results: list[TaskResult], planned: int) -> list[str]:
+    """The warning of a run the spend cap stopped: what was cut short, what never started."""
+    cut = sum(1 for r in results if r.stop_reason == BUDGET_STOP)
+    if stopped is None or (cut == 0 and len(results) >= planned):
+        return []
+    return [
+        f"budget: {stopped}; {cut} run(s) cut short (INT) and {planned - len(results)} of "
+        f"{planned} not started (no row); both are left out of the rates"
+    ]
 
 
 def toolchain_versions(statuses: dict[str, ToolchainStatus]) -> dict[str, dict[str, str]]:

@@ -52,12 +52,15 @@ async def run_jobs(
 
     When the surrounding scope is cancelled (Ctrl-C), running jobs clean up (their
     processes are killed and scratch folders removed) and become interrupted rows with what
-    they had used; jobs not started yet get no row.
+    they had used; jobs not started yet get no row. Neither do jobs whose turn comes once the
+    agent's budget is spent (``Agent.budget_spent``).
     """
     limiter = anyio.CapacityLimiter(max(1, parallel))
 
     async def one(job: Job) -> None:
         async with limiter:
+            if context.agent.budget_spent() is not None:
+                return
             progress = Progress()
             started = time.monotonic()
             try:

@@ -36,7 +36,13 @@ from garuda_evals.runner.journal import (
 from garuda_evals.runner.live import LiveOutput
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
 from garuda_evals.runner.pipes import pipe_safe
-from garuda_evals.runner.report_build import build_report, run_notes, save_report, versions
+from garuda_evals.runner.report_build import (
+    budget_note,
+    build_report,
+    run_notes,
+    save_report,
+    versions,
+)
 from garuda_evals.runner.resume import Resume, check_same
 from garuda_evals.runner.run import plan_jobs, run_jobs
 from garuda_evals.runner.selection import select
@@ -243,6 +249,9 @@ async def run_eval(
     )
     apply_selftest(report, {(i.task.suite, i.task.id): task_version(i.task) for i in selected}, cwd)
     report.warnings += run_notes(finished_results, replaced)
+    spent = agent.budget_spent()
+    budget = budget_note(spent, finished_results, len(all_jobs))
+    report.stopped_by, report.warnings = (spent if budget else None), report.warnings + budget
     path = save_report(report, run_dir)
     registry.notify("garuda_run_finished", report=report)
     formatter.publish(report, run_dir, stdout=stdout, stderr=stderr)

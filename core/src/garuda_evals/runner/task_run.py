@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 
-from garuda_evals.agents.base import Agent, AgentTurn, Progress
+from garuda_evals.agents.base import BUDGET_STOP, Agent, AgentTurn, Progress
 from garuda_evals.checks.base import CheckRunner
 from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
@@ -176,6 +176,10 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             await executor.aclose()
         row.change, notice = await _store_change(job, recorder, before, workspace)
         row.notices += [notice] if notice else []
+        if outcome.stop_reason == BUDGET_STOP:
+            row.status = Status.INTERRUPTED
+            row.failure = "stopped by the run's spend cap (--max-cost) before it finished"
+            return row
         judge = Judge(
             suite=suite,
             backend=context.backend,

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 
 from garuda_evals.api import Agent, AgentFactory, RunLimits, RunSettings, UsageError
-from garuda_evals_agent.agent_options import agent_options
+from garuda_evals_agent.agent_options import agent_options, check_max_cost
 from garuda_evals_agent.providers.base import ClientOptions
 from garuda_evals_agent.providers.registry import resolve, resolve_spec
 
@@ -59,6 +59,12 @@ def check_format(settings: RunSettings) -> None:
         )
 
 
+def max_cost_described(settings: RunSettings) -> dict[str, str]:
+    """``maxCostUsd`` for report.json when ``--max-cost`` is given."""
+    max_cost = agent_options(settings).max_cost
+    return {} if max_cost is None else {"maxCostUsd": f"{max_cost:g}"}
+
+
 def feature_flags(settings: RunSettings, model: str) -> dict[str, str]:
     """The A/B features' effective values, for report.json's ``agent`` record."""
     options = agent_options(settings)
@@ -95,6 +101,7 @@ class GarudaAgentFactory(AgentFactory):
         spec, provider = resolve(settings)
         options = agent_options(settings)
         check_format(settings)
+        check_max_cost(settings)
         if options.subagent_model is not None:
             if options.subagents != "on":
                 raise UsageError("--subagent-model needs --subagents on")
@@ -135,14 +142,17 @@ class GarudaAgentFactory(AgentFactory):
             "keepThinking": "on" if options.keep_thinking else "off",
             "batch": "on" if options.batch else "off",
             **feature_flags(settings, str(spec)),
+            **max_cost_described(settings),
         }
 
     def create(self, settings: RunSettings) -> Agent:
         """The agent for this run."""
+        from garuda_evals_agent.budget import Budget
         from garuda_evals_agent.loop import GarudaAgent
         from garuda_evals_agent.retry import RetryPolicy
 
         spec, provider = resolve(settings)
+        budget = Budget(agent_options(settings).max_cost)
         return GarudaAgent(
-            spec, provider, settings, client_options(settings), RetryPolicy.from_env()
+            spec, provider, settings, client_options(settings), RetryPolicy.from_env(), budget
         )

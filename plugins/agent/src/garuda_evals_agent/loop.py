@@ -10,6 +10,7 @@ import anyio
 
 from garuda_evals.api import Agent, AgentOutcome, AgentTurn, RunSettings, Transcript, Usage
 from garuda_evals_agent.agent_options import agent_options
+from garuda_evals_agent.budget import Budget, TurnSpend
 from garuda_evals_agent.calls import TurnState, call_model
 from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult
 from garuda_evals_agent.prompt import system_prompt
@@ -44,23 +45,30 @@ class GarudaAgent(Agent):
         settings: RunSettings,
         options: ClientOptions,
         policy: RetryPolicy,
+        budget: Budget | None = None,
     ) -> None:
         self.spec = spec
         self.provider = provider
         self.settings = settings
         self.options = options
         self.policy = policy
+        self.budget = budget or Budget()
+
+    def budget_spent(self) -> str | None:
+        """Why no further task of the run should start: ``--max-cost`` is reached."""
+        return self.budget.reason()
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Work on the task until the model stops calling tools or a limit is reached."""
         client = self.provider.open(self.spec.model, self.settings, self.options)
         state = TurnState(model=str(self.spec))
+        spend = TurnSpend(self.budget)
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
             try:
                 toolbox = await self._toolbox(turn, state, transcript)
                 state.tool_calls.update(dict.fromkeys(toolbox.names, 0))
-                stop = await self._loop(turn, client, state, log, toolbox)
+                stop = await self._loop(turn, client, state, log, toolbox, spend)
             except BaseException as error:
                 cancelled = isinstance(error, anyio.get_cancelled_exc_class())
                 usage = state.meter.usage
@@ -69,6 +77,7 @@ class GarudaAgent(Agent):
                     raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
                 raise
             finally:
+                spend.update(state.meter.usage.cost_usd)
                 with anyio.CancelScope(shield=True):
                     await client.aclose()
             log.end(stop, state.steps, state.meter.usage)
@@ -169,6 +178,7 @@ class GarudaAgent(Agent):
         state: TurnState,
         log: TurnLog,
         toolbox: Toolbox,
+        spend: TurnSpend,
     ) -> str:
         code_map = toolbox.code_map() if toolbox.code_map is not None else None
         system = system_prompt(turn.workspace, code_map)
@@ -177,6 +187,12 @@ class GarudaAgent(Agent):
         log.start(str(self.spec), system, tools, max_steps, self.options, client.max_output_tokens)
         history = [Message("user", [TextPart(turn.prompt)])]
         while True:
+            # Every call of the turn (a subagent's too) is in the shared meter.
+            spend.update(state.meter.usage.cost_usd)
+            spent = self.budget.reason()
+            if spent is not None:
+                self._notice(turn, state, log, f"{spent}: no further model call")
+                return "budget"
             if state.steps >= max_steps:
                 self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
                 return "max_steps"

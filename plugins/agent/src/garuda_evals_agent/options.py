@@ -39,6 +39,13 @@ OPTIONS = OptionsRecord(
             agents=(AGENT,),
         ),
         Option(
+            ("--max-cost",),
+            "spend cap of the run in USD: once reached, model calls are refused and no "
+            "further task starts (stop: budget)",
+            type=float,
+            agents=(AGENT,),
+        ),
+        Option(
             ("--index",),
             "code index for the agent",
             choices=("off", "lookup", "all"),

@@ -11,8 +11,9 @@ from pathlib import Path
 import anyio
 
 from garuda_evals.api import Agent, AgentOutcome, AgentTurn, CommandResult, Usage
+from garuda_evals_agent.budget import Budget
 from garuda_evals_agent_cli.adapters.base import Adapter, Invocation, OwnUsage
-from garuda_evals_agent_cli.proxy import Budget, ProxySession
+from garuda_evals_agent_cli.proxy import ProxySession
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
 from garuda_evals_sandbox.netpath import SANDBOX_PORT, Channel
 
@@ -60,6 +61,10 @@ class CliAgent(Agent):
         self.upstream = upstream
         self.budget = budget
         self.max_turns = max_turns
+
+    def budget_spent(self) -> str | None:
+        """Why no further task of the run should start: ``--max-cost`` is reached."""
+        return self.budget.reason()
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Start the proxy listener, run the CLI once with the task's time, meter its calls."""

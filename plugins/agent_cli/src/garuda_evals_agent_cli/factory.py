@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from garuda_evals.api import Agent, AgentFactory, GarudaError, RunSettings, UsageError
+from garuda_evals_agent.agent_options import agent_options, check_max_cost
+from garuda_evals_agent.factory import max_cost_described
 from garuda_evals_agent_cli.adapters.base import Adapter
-from garuda_evals_agent_cli.cli_options import cli_options
 
 if TYPE_CHECKING:
     from garuda_evals_agent_cli.upstream import Upstream
@@ -22,7 +23,7 @@ class CliAgentFactory(AgentFactory):
 
     adapter_name: ClassVar[str]
     uses_model = True
-    accepts = frozenset({"--model", "--max-steps"})
+    accepts = frozenset({"--model", "--max-steps", "--max-cost"})
 
     def adapter(self) -> Adapter:
         """This CLI's adapter."""
@@ -48,9 +49,7 @@ class CliAgentFactory(AgentFactory):
 
         provider, _ = self.spec(settings)
         upstream_for(provider)
-        max_cost = cli_options(settings).max_cost
-        if max_cost is not None and max_cost <= 0:
-            raise UsageError(f"--max-cost {max_cost}: needs a positive amount in USD")
+        check_max_cost(settings)
         adapter = self.adapter()
         if program_path(adapter) is None:
             raise GarudaError(
@@ -83,16 +82,13 @@ class CliAgentFactory(AgentFactory):
         }
         with contextlib.suppress(GarudaError):
             described["baseUrl"] = upstream_for(provider).base_url
-        max_cost = cli_options(settings).max_cost
-        if max_cost is not None:
-            described["maxCostUsd"] = str(max_cost)
-        return described
+        return {**described, **max_cost_described(settings)}
 
     def create(self, settings: RunSettings) -> Agent:
         """The agent for this run, with the run's proxy budget."""
+        from garuda_evals_agent.budget import Budget
         from garuda_evals_agent_cli.agent import CliAgent
         from garuda_evals_agent_cli.install import program_path
-        from garuda_evals_agent_cli.proxy import Budget
         from garuda_evals_agent_cli.upstream import upstream_for
 
         adapter = self.adapter()
@@ -108,7 +104,7 @@ class CliAgentFactory(AgentFactory):
             provider,
             model,
             upstream_for(provider),
-            Budget(cli_options(settings).max_cost),
+            Budget(agent_options(settings).max_cost),
             max_turns=int(max_steps) if max_steps else None,
         )
 

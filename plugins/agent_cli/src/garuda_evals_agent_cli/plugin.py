@@ -1,24 +1,16 @@
-"""Hooks: the ``--max-cost`` option and the ``garuda agents`` command."""
+"""Hooks: the ``garuda agents`` command (``--max-cost`` is the model agent plugin's option)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from garuda_evals.api import CommandRecord, OptionsRecord, hookimpl
+from garuda_evals.api import CommandRecord, hookimpl
 
 
 def _load():  # type: ignore[no-untyped-def]
     from garuda_evals_agent_cli.command import agents
 
     return agents
-
-
-@hookimpl
-def garuda_options() -> Iterator[OptionsRecord]:
-    """``--max-cost``: the run's spend cap, enforced by the proxy."""
-    from garuda_evals_agent_cli.options import OPTIONS
-
-    yield OPTIONS
 
 
 @hookimpl

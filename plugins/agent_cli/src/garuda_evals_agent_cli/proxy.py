@@ -13,12 +13,12 @@ import json
 import socket
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from garuda_evals.api import Transcript, Usage
+from garuda_evals_agent.budget import Budget
 from garuda_evals_agent.meter import UsageMeter
 from garuda_evals_agent.pricing import price_call
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
@@ -42,25 +42,6 @@ BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
 DRAIN_S = 60.0
-
-
-@dataclass
-class Budget:
-    """The run's spend cap in USD (None: no cap) and what every task has spent so far."""
-
-    max_cost_usd: float | None = None
-    spent_usd: float = 0.0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def exhausted(self) -> bool:
-        """True once the spend reached the cap."""
-        with self.lock:
-            return self.max_cost_usd is not None and self.spent_usd >= self.max_cost_usd
-
-    def spend(self, usd: float) -> None:
-        """Count a priced call."""
-        with self.lock:
-            self.spent_usd += usd
 
 
 class ProxySession:

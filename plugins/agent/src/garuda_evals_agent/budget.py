@@ -1,0 +1,52 @@
+"""The run's spend cap (``--max-cost``): one budget shared by every task of the run."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Budget:
+    """The cap in USD (None: no cap) and what every task of the run has spent so far.
+
+    Spend is counted as calls are priced; a call is refused (or a task not started) once the
+    spend has reached the cap, so a run may end a little past it: by the calls already on
+    their way when the cap was reached.
+    """
+
+    max_cost_usd: float | None = None
+    spent_usd: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def exhausted(self) -> bool:
+        """True once the spend reached the cap."""
+        with self.lock:
+            return self.max_cost_usd is not None and self.spent_usd >= self.max_cost_usd
+
+    def spend(self, usd: float) -> None:
+        """Count a priced call."""
+        with self.lock:
+            self.spent_usd += usd
+
+    def reason(self) -> str | None:
+        """Why no further model call or task may start, or None while there is money left."""
+        if not self.exhausted():
+            return None
+        return (
+            f"the run's spend cap is reached (--max-cost {self.max_cost_usd:g} USD, "
+            f"{self.spent_usd:.4f} USD spent)"
+        )
+
+
+@dataclass
+class TurnSpend:
+    """One task's share of the budget: counts the growth of the task's running cost."""
+
+    budget: Budget
+    counted_usd: float = 0.0
+
+    def update(self, total_usd: float) -> None:
+        """The task has spent ``total_usd`` so far: count what is new since the last update."""
+        self.budget.spend(total_usd - self.counted_usd)
+        self.counted_usd = total_usd
