@@ -19,9 +19,16 @@ class Opencode(Adapter):
     providers = ("anthropic", "openai")
 
     def command(self, program: str, call: Invocation) -> str:
-        """``run`` with JSON events; the model as opencode spells it, provider/model."""
-        argv = [program, "run", "--format", "json", "-m", call.model]
-        return f'{shlex.join(argv)} "$GARUDA_PROMPT" < /dev/null'
+        """``run`` with JSON events; the model as opencode spells it, provider/model.
+
+        A session without a title makes opencode ask its small model for one first: a model
+        call on another model that does nothing for the task (and takes the scripted reply a
+        test meant for the agent). ``--title`` names the session instead; ``--pure`` keeps
+        the user's opencode plugins out of the measurement.
+        """
+        argv = [program, "run", "--format", "json", "--pure", "-m", call.model]
+        title = '--title "garuda $GARUDA_TASK_ID"'
+        return f'{shlex.join(argv)} {title} "$GARUDA_PROMPT" < /dev/null'
 
     def environment(self, provider: str, call: Invocation, key: str) -> dict[str, str]:
         """The placeholder key; updates and sharing off (also in the config)."""
