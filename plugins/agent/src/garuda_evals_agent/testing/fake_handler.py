@@ -118,10 +118,11 @@ class _Handler(BaseHTTPRequestHandler):
         if scripted is None:
             return
         reply, drop = scripted
-        chunks = openai_fake.sse_chunks(
-            reply, body.get("model", ""), f"chatcmpl-{len(self.fake.requests)}"
-        )
-        self._stream(chunks, drop=drop)
+        model, completion_id = body.get("model", ""), f"chatcmpl-{len(self.fake.requests)}"
+        if not body.get("stream"):
+            self._json(200, openai_fake.completion_json(reply, model, completion_id))
+            return
+        self._stream(openai_fake.sse_chunks(reply, model, completion_id), drop=drop)
 
     def _responses(self, body: dict[str, Any]) -> None:
         scripted = self._openai_item()

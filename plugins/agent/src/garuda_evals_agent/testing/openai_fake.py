@@ -1,4 +1,4 @@
-"""A Reply as streamed OpenAI chat completion chunks."""
+"""A Reply as OpenAI chat completion chunks (streamed) or one completion (not streamed)."""
 
 from __future__ import annotations
 
@@ -39,17 +39,54 @@ def sse_chunks(reply: Reply, model: str, completion_id: str) -> list[str]:
     finish = "length" if reply.cut else ("tool_calls" if calls else "stop")
     chunks.append(chunk({}, finish))
     if reply.usage is not None:
-        tokens = reply.usage
-        prompt = tokens.input + tokens.cache_read
-        usage = {
-            "prompt_tokens": prompt,
-            "completion_tokens": tokens.output,
-            "total_tokens": prompt + tokens.output,
-            "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
-        }
+        usage = usage_json(reply)
         chunks.append(f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n")
     chunks.append("data: [DONE]\n\n")
     return chunks
+
+
+def completion_json(reply: Reply, model: str, completion_id: str) -> dict[str, Any]:
+    """The whole ``chat.completion`` a request without ``stream: true`` gets."""
+    text = "".join(block.text for block in reply.blocks if isinstance(block, Text))
+    reasoning = "".join(block.thinking for block in reply.blocks if isinstance(block, Think))
+    calls = [
+        {
+            "id": block.id,
+            "type": "function",
+            "function": {"name": block.name, "arguments": json.dumps(block.input)},
+        }
+        for block in reply.blocks
+        if isinstance(block, Use)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if reasoning:
+        message["reasoning_content"] = reasoning
+    if calls:
+        message["tool_calls"] = calls
+    finish = "length" if reply.cut else ("tool_calls" if calls else "stop")
+    completion: dict[str, Any] = {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
+    if reply.usage is not None:
+        completion["usage"] = usage_json(reply)
+    return completion
+
+
+def usage_json(reply: Reply) -> dict[str, Any]:
+    """The ``usage`` object of a reply that reports one."""
+    assert reply.usage is not None
+    tokens = reply.usage
+    prompt = tokens.input + tokens.cache_read
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": tokens.output,
+        "total_tokens": prompt + tokens.output,
+        "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
+    }
 
 
 def error_json(error_type: str, message: str) -> dict[str, Any]:

@@ -41,9 +41,15 @@ class Aider(Adapter):
         return f'{shlex.join(argv)} "$GARUDA_PROMPT" < /dev/null'
 
     def environment(self, provider: str, call: Invocation, key: str) -> dict[str, str]:
-        """litellm's key and base variables for the provider."""
+        """litellm's key and base variables for the provider; litellm's own model table
+        (it would fetch a newer one from GitHub at start, which the sandbox does not reach)."""
         key_var, base_var = BASE_VARS[provider]
-        return {key_var: key, base_var: call.base_url, "AIDER_CHECK_UPDATE": "false"}
+        return {
+            key_var: key,
+            base_var: call.base_url,
+            "AIDER_CHECK_UPDATE": "false",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        }
 
     def model_argument(self, provider: str, model: str) -> str:
         """litellm's provider/model."""
