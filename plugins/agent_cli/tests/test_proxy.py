@@ -106,6 +106,20 @@ def test_openai_chat_stream_is_metered_and_cached_input_kept_apart(proxied):
     assert header(server.model_calls()[0], "authorization") == f"Bearer {REAL}"
 
 
+def test_openai_chat_whole_completion_is_metered(proxied):
+    """aider (litellm, --no-stream) asks for whole completions."""
+    _server, session, url = proxied("openai", [Reply([Text("whole")], usage=Tokens(70, 8, 30))])
+    client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    answer = client.chat.completions.create(
+        model="gpt-4o", messages=[{"role": "user", "content": "hi"}]
+    )
+    assert answer.choices[0].message.content == "whole"
+    session.close_listeners()
+    usage = session.usage()
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (70, 30, 8)
+    assert session.steps == 1 and usage.tokens_known
+
+
 def test_responses_api_streamed_and_plain(proxied):
     _server, session, url = proxied(
         "openai", [Reply([Text("x")], usage=Tokens(50, 6, 200)), Reply([Text("y")], Tokens(5, 2))]
