@@ -69,6 +69,7 @@ _HOMES: dict[str, str] = {
     "run_in_group": "garuda_evals.executors.process",
     "is_protected": "garuda_evals.checks.protected",
     "Agent": "garuda_evals.agents.base",
+    "BUDGET_STOP": "garuda_evals.agents.base",
     "AgentFactory": "garuda_evals.agents.base",
     "AgentOutcome": "garuda_evals.agents.base",
     "AgentTurn": "garuda_evals.agents.base",

@@ -8,7 +8,15 @@ from typing import Any
 
 import anyio
 
-from garuda_evals.api import Agent, AgentOutcome, AgentTurn, RunSettings, Transcript, Usage
+from garuda_evals.api import (
+    BUDGET_STOP,
+    Agent,
+    AgentOutcome,
+    AgentTurn,
+    RunSettings,
+    Transcript,
+    Usage,
+)
 from garuda_evals_agent.agent_options import agent_options
 from garuda_evals_agent.budget import Budget, TurnSpend
 from garuda_evals_agent.calls import TurnState, call_model
@@ -192,7 +200,7 @@ class GarudaAgent(Agent):
             spent = self.budget.reason()
             if spent is not None:
                 self._notice(turn, state, log, f"{spent}: no further model call")
-                return "budget"
+                return BUDGET_STOP
             if state.steps >= max_steps:
                 self._notice(turn, state, log, f"step limit reached ({max_steps} model calls)")
                 return "max_steps"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anyio
 
-from garuda_evals.api import Agent, AgentOutcome, AgentTurn, CommandResult, Usage
+from garuda_evals.api import BUDGET_STOP, Agent, AgentOutcome, AgentTurn, CommandResult, Usage
 from garuda_evals_agent.budget import Budget
 from garuda_evals_agent_cli.adapters.base import Adapter, Invocation, OwnUsage
 from garuda_evals_agent_cli.proxy import ProxySession
@@ -145,7 +145,7 @@ class CliAgent(Agent):
         for notice in notices:
             turn.events("notice", notice)
         if session.refused:
-            stop = "budget"
+            stop = BUDGET_STOP
         elif result.timed_out:
             stop = "timeout"
         elif own is not None and own.stop:
