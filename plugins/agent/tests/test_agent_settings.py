@@ -117,3 +117,24 @@ def test_keep_thinking_is_visible_in_the_requests(fake_server, run_turn, keep, f
     # the newest assistant message keeps its thinking: the API needs it during tool use
     assert [b["type"] for b in assistants[1]] == second
     assert assistants[1][0]["signature"] == "sig-2"
+
+
+@pytest.mark.parametrize("amount", [0.0, -1.0])
+def test_max_cost_must_be_a_positive_amount(model_env, amount):
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    with pytest.raises(UsageError, match=r"--max-cost .*positive amount in USD"):
+        FACTORY.check_settings(run_settings(model="anthropic/claude-haiku-4-5", max_cost=amount))
+
+
+def test_max_cost_is_recorded_and_refused_by_an_agent_that_calls_no_model(model_env):
+    from garuda_evals.agents.refusals import refuse_foreign_options
+    from garuda_evals.plugins.manager import get_registry
+    from garuda_evals.runner.session import choose_agent
+
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    settings = run_settings(model="anthropic/claude-haiku-4-5", max_cost=0.5)
+    assert FACTORY.describe(settings)["maxCostUsd"] == "0.5"
+    registry = get_registry()
+    noop = run_settings(agent="noop", max_cost=0.5)
+    with pytest.raises(UsageError, match=r"--max-cost 0.5: the noop agent"):
+        refuse_foreign_options(choose_agent(noop, registry), noop, registry)
