@@ -1,0 +1,159 @@
+"""``--backend ray`` end to end on a local 2-CPU Ray cluster, through the ``garuda`` script."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from garuda_evals.plugins.manager import get_registry
+from garuda_evals.runner.selection import select
+from garuda_evals.testing import GARUDA_SCRIPT, only_report
+from garuda_evals_ray.testing import Cluster, ray_eval, wait_for, with_env
+
+
+def python_task_order() -> list[str]:
+    return [item.task.id for item in select(get_registry(), ["python"], [])]
+
+
+def files_containing(folder: Path, needle: bytes) -> list[Path]:
+    found = []
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file() and needle in path.read_bytes():
+                found.append(path)
+        except OSError:
+            continue
+    return found
+
+
+def garuda_leftovers(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("garuda-*"))
+
+
+def test_oracle_passes_every_python_task_in_task_order(cluster: Cluster, project: Path) -> None:
+    done = ray_eval(cluster, "-s", "python", "--agent", "oracle", "--parallel", "2", cwd=project)
+    assert done.returncode == 0, done.stderr
+    report = only_report(project)
+    assert report["backend"] == "ray" and report["settings"]["backend"] == "ray"
+    assert [r["task"] for r in report["results"]] == python_task_order()
+    assert [r["status"] for r in report["results"]] == ["PASS"] * 5
+    assert all(r["node"] and "/" in r["node"] for r in report["results"])
+    run_dir = next((project / ".garuda" / "evals").iterdir())
+    for row in report["results"]:
+        assert Path(row["transcript"]).parent == run_dir
+        assert (run_dir / row["change"]).read_bytes(), row["task"]
+    assert "5/5 scored runs passed" in done.stdout
+    assert garuda_leftovers(cluster.scratch) == []
+
+
+def test_noop_fails_every_python_task(cluster: Cluster, project: Path) -> None:
+    done = ray_eval(cluster, "-s", "python", "--agent", "noop", "--parallel", "2", cwd=project)
+    assert done.returncode == 2, done.stderr
+    report = only_report(project)
+    assert [r["status"] for r in report["results"]] == ["FAIL"] * 5
+    assert "0/5 scored runs passed" in done.stdout
+
+
+def test_keys_reach_the_worker_but_no_log_or_report(cluster: Cluster, project: Path) -> None:
+    key = f"sk-planted-{uuid.uuid4().hex}"
+    model_key = f"sk-model-{uuid.uuid4().hex}"
+    proof = hashlib.sha256(f"{key}\n".encode()).hexdigest()
+    done = ray_eval(
+        cluster,
+        "-s", "python", "-t", "equal-scores-order",
+        "--agent", "command", "--agent-command", 'echo "$PLANTED_KEY" | sha256sum',
+        "--agent-env", "PLANTED_KEY",
+        cwd=project,
+        env={"PLANTED_KEY": key, "OPENAI_API_KEY": model_key},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    run_dir = next((project / ".garuda" / "evals").iterdir())
+    assert files_containing(run_dir, proof.encode()), "the key never reached the agent"
+    for secret in (key, model_key):
+        assert files_containing(run_dir, secret.encode()) == []
+        assert files_containing(cluster.temp_dir, secret.encode()) == []
+        assert secret not in done.stdout + done.stderr
+
+
+def test_a_node_without_a_toolchain_is_named_and_refuses(cluster: Cluster, project: Path) -> None:
+    refused = ray_eval(cluster, "-s", "go", "--agent", "noop", cwd=project)
+    assert refused.returncode == 1, refused.stderr
+    line = refused.stderr.strip().splitlines()[-1]
+    assert line.startswith("garuda: error: --backend ray: node ") and "toolchain go" in line
+    assert "--skip-nodes" in line
+    skipped = ray_eval(cluster, "-s", "go", "--agent", "noop", "--skip-nodes", cwd=project)
+    assert skipped.returncode == 1
+    assert "--skip-nodes: no node is left to run on (node " in skipped.stderr
+    assert not (project / ".garuda" / "evals").exists() or not list(
+        (project / ".garuda" / "evals").glob("*/report.json")
+    )
+
+
+def test_a_killed_worker_makes_one_err_and_the_rest_finish(cluster: Cluster, project: Path) -> None:
+    marker = "3.4567"
+    process = subprocess.Popen(
+        [
+            str(GARUDA_SCRIPT), "eval", "--backend", "ray", "--ray-address", cluster.address,
+            "-s", "python", "-t", "equal-scores-order,last-short-chunk,duration-from-tests",
+            "--agent", "command", "--agent-command", f"sleep {marker}", "--parallel", "2",
+        ],
+        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    sleeper = wait_for(f"^sleep {marker}$")[0]
+    worker = _ray_worker_of(sleeper)
+    os.kill(worker, signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 2, stderr
+    report = only_report(project)
+    statuses = [r["status"] for r in report["results"]]
+    assert sorted(statuses) == ["ERR", "FAIL", "FAIL"], stdout
+    lost = next(r for r in report["results"] if r["status"] == "ERR")
+    assert lost["failure"].startswith(f"on node {lost['node']}: ") and "Worker" in lost["failure"]
+    assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
+    assert garuda_leftovers(cluster.scratch) == []
+
+
+def _ray_worker_of(pid: int) -> int:
+    """The Ray worker process (``ray::...``) that ``pid`` descends from."""
+    current = pid
+    while current > 1:
+        cmdline = Path(f"/proc/{current}/cmdline").read_bytes()
+        if cmdline.startswith(b"ray::"):
+            return current
+        current = int(Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    pytest.fail(f"process {pid} runs under no Ray worker")
+
+
+def test_ctrl_c_cancels_every_run_and_leaves_no_process(project: Path, scratch: Path) -> None:
+    """Without --ray-address the run starts its own Ray; Ctrl-C stops it all."""
+    marker = "47.1234"
+    tag = f"run-{uuid.uuid4().hex[:8]}"
+    process = subprocess.Popen(
+        [
+            str(GARUDA_SCRIPT), "eval", "--backend", "ray", "-s", "python",
+            "--agent", "command", "--agent-command", f"sleep {marker}", "--parallel", "2",
+        ],
+        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "TMPDIR": str(scratch), "GARUDA_TEST_TAG": tag},
+    )  # fmt: skip
+    try:
+        wait_for(f"^sleep {marker}$", count=2)
+    except BaseException:
+        process.kill()
+        raise AssertionError(process.communicate()[1]) from None
+    assert len(with_env("GARUDA_TEST_TAG", tag)) > 3  # the driver, Ray's own and its workers
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    report = only_report(project)
+    assert report["interrupted"] is True and report["backend"] == "ray"
+    assert [r["status"] for r in report["results"]] == ["INT", "INT"]
+    assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
+    assert with_env("GARUDA_TEST_TAG", tag) == []
+    assert garuda_leftovers(scratch) == []
