@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -60,21 +61,30 @@ def test_noop_fails_every_python_task(cluster: Cluster, project: Path) -> None:
     assert "0/5 scored runs passed" in done.stdout
 
 
-def test_keys_reach_the_worker_but_no_log_or_report(cluster: Cluster, project: Path) -> None:
+def test_keys_reach_the_worker_but_no_log_or_report(
+    cluster: Cluster, project: Path, tmp_path: Path
+) -> None:
+    """Keys travel in the task's arguments; a runtime environment's variables reach it too."""
     key = f"sk-planted-{uuid.uuid4().hex}"
     model_key = f"sk-model-{uuid.uuid4().hex}"
+    mark = f"mark-{uuid.uuid4().hex}"
     proof = hashlib.sha256(f"{key}\n".encode()).hexdigest()
+    runtime_env = tmp_path / "runtime_env.json"
+    runtime_env.write_text(json.dumps({"env_vars": {"RT_MARK": mark}}))
     done = ray_eval(
         cluster,
         "-s", "python", "-t", "equal-scores-order",
-        "--agent", "command", "--agent-command", 'echo "$PLANTED_KEY" | sha256sum',
-        "--agent-env", "PLANTED_KEY",
+        "--agent", "command",
+        "--agent-command", 'echo "$PLANTED_KEY" | sha256sum; echo "runtime env: $RT_MARK"',
+        "--agent-env", "PLANTED_KEY", "--agent-env", "RT_MARK",
+        "--ray-runtime-env", str(runtime_env),
         cwd=project,
         env={"PLANTED_KEY": key, "OPENAI_API_KEY": model_key},
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     run_dir = next((project / ".garuda" / "evals").iterdir())
     assert files_containing(run_dir, proof.encode()), "the key never reached the agent"
+    assert files_containing(run_dir, f"runtime env: {mark}".encode()), "no runtime env"
     for secret in (key, model_key):
         assert files_containing(run_dir, secret.encode()) == []
         assert files_containing(cluster.temp_dir, secret.encode()) == []

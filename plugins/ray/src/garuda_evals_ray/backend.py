@@ -9,6 +9,7 @@ every Ray task (force: the worker process dies, and the sandbox with it).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -29,6 +30,7 @@ from garuda_evals.api import (
     Status,
     TaskContext,
     TaskResult,
+    UsageError,
     choose_executor,
     get_registry,
     interrupted_row,
@@ -52,6 +54,28 @@ def forwarded_env(settings: RunSettings, environ: dict[str, str]) -> dict[str, s
     return {
         name: value for name, value in environ.items() if name in wanted or KEY_NAMES.match(name)
     }
+
+
+def read_runtime_env(path: str | None) -> dict[str, Any] | None:
+    """``--ray-runtime-env FILE``: a JSON object; keys in its ``env_vars`` are refused, since
+    Ray writes a runtime environment's variables to its logs."""
+    if path is None:
+        return None
+    flag = f"--ray-runtime-env {path}"
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UsageError(f"{flag}: not a readable JSON file: {error}") from error
+    if not isinstance(value, dict):
+        raise UsageError(f"{flag}: must be a JSON object (Ray's runtime_env)")
+    variables = value.get("env_vars") or {}
+    keys = sorted(name for name in variables if KEY_NAMES.match(str(name)))
+    if keys:
+        raise UsageError(
+            f"{flag}: field 'env_vars': {keys[0]} looks like a key, and Ray writes these "
+            "variables to its logs; leave it in your environment (the runs get it)"
+        )
+    return value
 
 
 @dataclass
@@ -81,11 +105,15 @@ class RayBackend:
         from garuda_evals_ray.ray_options import RayOptions
 
         options = settings.options_for(OWNER, RayOptions)
+        runtime_env = read_runtime_env(options.ray_runtime_env)
         self.ray, self.keep = ray, settings.keep
         if options.ray_address:
             try:
                 ray.init(
-                    address=options.ray_address, logging_level=logging.ERROR, log_to_driver=False
+                    address=options.ray_address,
+                    runtime_env=runtime_env,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
                 )
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise GarudaError(
@@ -96,6 +124,7 @@ class RayBackend:
                 address="local",
                 num_cpus=max(1, os.cpu_count() or 1),
                 resources={RESOURCE: settings.parallel},
+                runtime_env=runtime_env,
                 include_dashboard=False,
                 logging_level=logging.ERROR,
                 log_to_driver=False,

@@ -27,6 +27,12 @@ OPTIONS = OptionsRecord(
             metavar="ADDR",
         ),
         Option(
+            ("--ray-runtime-env",),
+            "with --backend ray: a JSON file with Ray's runtime environment for the "
+            "workers (pip, py_modules, working_dir, env_vars without keys)",
+            metavar="FILE",
+        ),
+        Option(
             ("--skip-nodes",),
             "with --backend ray: leave out nodes that lack a needed toolchain "
             "instead of refusing the run",

@@ -11,4 +11,5 @@ class RayOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     ray_address: str | None = None
+    ray_runtime_env: str | None = None
     skip_nodes: bool = False

@@ -30,25 +30,6 @@ def without_go(path: str) -> str:
     return os.pathsep.join(p for p in path.split(os.pathsep) if p not in hidden)
 
 
-def descendants(root: int) -> set[int]:
-    """Every live descendant of ``root`` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found: set[int] = set()
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
 def with_env(name: str, value: str) -> list[int]:
     """Live processes whose environment has ``name=value`` (the ones a run started)."""
     needle = f"{name}={value}".encode() + b"\0"
