@@ -3,9 +3,9 @@
 Usage: python bench/ray_overhead.py [--suite python] [--repeat 20] [--parallel 2]
 Runs ``garuda eval --agent oracle -s SUITE --repeat N --parallel P`` twice: with the local
 backend, then with ``--backend ray`` (a local Ray started for the run and stopped after).
-Prints, for each, the whole command's time, the start-up before the first run (for Ray:
-starting Ray and probing its node), the runs' wall time from report.json, the wall time per
-run, and the per-run ratio ray/local. Exits 1 having printed nothing when a run fails or
+Prints, for each, the whole command's time, the time outside the runs (start-up and
+shut-down; for Ray: starting Ray, probing its node, stopping it), the runs' wall time from
+report.json, the wall time per run, and the per-run ratio ray/local. Exits 1 having printed nothing when a run fails or
 Ray is not installed.
 """
 
@@ -79,7 +79,7 @@ def main() -> None:
     print(f"{'':28}{'local':>9}{'ray':>9}")
     rows = (
         ("whole command (s)", local.command_s, ray.command_s),
-        ("start-up before runs (s)", local.startup_s, ray.startup_s),
+        ("start-up and shut-down (s)", local.startup_s, ray.startup_s),
         ("runs, wall (s)", local.runs_s, ray.runs_s),
         ("per run, wall (s)", local.per_run_s, ray.per_run_s),
     )
@@ -88,7 +88,7 @@ def main() -> None:
     print(
         f"per-run overhead ratio ray/local: {ray.per_run_s / local.per_run_s:.2f}x "
         f"({ray.per_run_s - local.per_run_s:+.3f} s per run, "
-        f"{ray.startup_s - local.startup_s:+.1f} s once to start Ray)"
+        f"{ray.startup_s - local.startup_s:+.1f} s once to start and stop Ray)"
     )
 
 

@@ -204,9 +204,7 @@ class RayBackend:
                     ).remote(_run_input(job, context, settings_json, specs, env, self.token))
                     flights[ref] = _Flight(job, node, time.monotonic())
                     context.emit("start", job, job.item.task.title)
-                done, _ = await anyio.to_thread.run_sync(
-                    lambda: ray.wait(list(flights), num_returns=1, timeout=WAIT_S)
-                )
+                done = await anyio.to_thread.run_sync(lambda: _ready(ray, list(flights)))
                 for ref in done:
                     flight = flights.pop(ref)
                     finish(flight.job, self._row(ref, flight))
@@ -279,6 +277,15 @@ class RayBackend:
                 lambda: ray.wait(cleanups, num_returns=len(cleanups), timeout=CANCEL_WAIT_S)
             )
         ray.shutdown()
+
+
+def _ready(ray: Any, refs: list[Any]) -> list[Any]:
+    """The finished refs: wait up to ``WAIT_S`` for one, then take every other already done."""
+    done, rest = ray.wait(refs, num_returns=1, timeout=WAIT_S)
+    if done and rest:
+        more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+        done += more
+    return list(done)
 
 
 def _describe(error: BaseException) -> str:
