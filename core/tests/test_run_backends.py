@@ -111,7 +111,9 @@ def test_an_unknown_backend_lists_the_choices() -> None:
     registry = registry_with(TaggingBackend([]))
     with pytest.raises(UsageError) as error:
         choose_backend(registry, "dask")
-    assert str(error.value) == "--backend dask: unknown; choose one of: local, tagging"
+    message, _, choices = str(error.value).partition("; choose one of: ")
+    assert message == "--backend dask: unknown"
+    assert {"local", "tagging"} <= set(choices.split(", "))
     assert isinstance(choose_backend(registry, "local"), LocalBackend)
 
 
