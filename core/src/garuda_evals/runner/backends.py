@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 from garuda_evals.errors import UsageError
 from garuda_evals.models.result import TaskResult
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.plugins.known import RUN_BACKENDS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.run import run_jobs
 from garuda_evals.runner.task_run import Job, TaskContext
@@ -78,7 +79,7 @@ def choose_backend(registry: PluginRegistry, name: str) -> RunBackend:
     backends = registry.run_backends()
     if name not in backends:
         choices = ", ".join(sorted(backends))
-        hint = " (install garuda-evals-ray)" if name == "ray" else ""
+        hint = install_hint(RUN_BACKENDS, name)
         raise UsageError(f"--backend {name}: unknown{hint}; choose one of: {choices}")
     backend: RunBackend = backends[name].record.load()
     return backend
