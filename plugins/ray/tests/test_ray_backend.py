@@ -50,6 +50,7 @@ def test_oracle_passes_every_python_task_in_task_order(cluster: Cluster, project
         assert Path(row["transcript"]).parent == run_dir
         assert (run_dir / row["change"]).read_bytes(), row["task"]
     assert "5/5 scored runs passed" in done.stdout
+    assert f"backend: ray ({cluster.address}; 1 node(s), 2 run(s) at most at once)" in done.stderr
     assert garuda_leftovers(cluster.scratch) == []
 
 

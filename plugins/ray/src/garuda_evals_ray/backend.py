@@ -164,6 +164,13 @@ class RayBackend:
         for line in bad:
             print(f"--skip-nodes: left out {line}", flush=True, file=_stderr())
         self.nodes = good
+        where = "a local Ray started for this run" if self.started_here else options.ray_address
+        slots = sum(node.slots for node in good)
+        print(
+            f"backend: ray ({where}; {len(good)} node(s), {slots} run(s) at most at once)",
+            flush=True,
+            file=_stderr(),
+        )
 
     async def run_jobs(
         self,
