@@ -93,6 +93,7 @@ class RayBackend:
     def __init__(self) -> None:
         self.ray: Any = None
         self.started_here = False
+        self.owned = True
         self.nodes: list[Node] = []
         self.token = uuid.uuid4().hex[:12]
         self.keep = False
@@ -107,7 +108,15 @@ class RayBackend:
         options = settings.options_for(OWNER, RayOptions)
         runtime_env = read_runtime_env(options.ray_runtime_env)
         self.ray, self.keep = ray, settings.keep
-        if options.ray_address:
+        if ray.is_initialized():
+            # This process already joined a cluster (a notebook, a Ray job): use it, keep it.
+            if runtime_env is not None:
+                raise UsageError(
+                    f"--ray-runtime-env {options.ray_runtime_env}: this process has already "
+                    "joined Ray, whose runtime environment is set"
+                )
+            self.owned = False
+        elif options.ray_address:
             try:
                 ray.init(
                     address=options.ray_address,
@@ -164,7 +173,13 @@ class RayBackend:
         for line in bad:
             print(f"--skip-nodes: left out {line}", flush=True, file=_stderr())
         self.nodes = good
-        where = "a local Ray started for this run" if self.started_here else options.ray_address
+        where = (
+            "a local Ray started for this run"
+            if self.started_here
+            else options.ray_address
+            if self.owned
+            else "the Ray this process had joined"
+        )
         slots = sum(node.slots for node in good)
         print(
             f"backend: ray ({where}; {len(good)} node(s), {slots} run(s) at most at once)",
@@ -269,7 +284,8 @@ class RayBackend:
         return row
 
     async def aclose(self) -> None:
-        """Remove the run's scratch on every node (unless ``--keep``); stop a Ray started here."""
+        """Remove the run's scratch on every node (unless ``--keep``); leave a cluster joined
+        here (stopping a Ray started for the run); keep a connection the process already had."""
         ray = self.ray
         if ray is None or not ray.is_initialized():
             return
@@ -283,7 +299,8 @@ class RayBackend:
             await anyio.to_thread.run_sync(
                 lambda: ray.wait(cleanups, num_returns=len(cleanups), timeout=CANCEL_WAIT_S)
             )
-        ray.shutdown()
+        if self.owned:
+            ray.shutdown()
 
 
 def _ready(ray: Any, refs: list[Any]) -> list[Any]:

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from garuda_evals.api import run_garuda
-
 
 @dataclass(frozen=True)
 class Cluster:
@@ -41,23 +39,6 @@ def with_env(name: str, value: str) -> list[int]:
         except OSError:
             continue
     return found
-
-
-def ray_eval(
-    cluster: Cluster, *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """``garuda eval --backend ray`` on the test cluster."""
-    return run_garuda(
-        "eval",
-        "--backend",
-        "ray",
-        "--ray-address",
-        cluster.address,
-        *args,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        timeout=300,
-    )
 
 
 def wait_for(pattern: str, count: int = 1, limit_s: float = 120) -> list[int]:
