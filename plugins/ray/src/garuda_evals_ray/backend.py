@@ -15,6 +15,7 @@ import os
 import re
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,7 +203,7 @@ class RayBackend:
         settings_json = context.settings.model_dump_json()
         env = forwarded_env(context.settings, dict(os.environ))
         specs = _suite_specs(jobs)
-        waiting = list(jobs)
+        waiting = deque(jobs)
         flights: dict[Any, _Flight] = {}
         limit = max(1, parallel)
 
@@ -216,7 +217,7 @@ class RayBackend:
                     node = self._free_node(flights)
                     if node is None:
                         break
-                    job = waiting.pop(0)
+                    job = waiting.popleft()
                     ref = remote.options(
                         num_cpus=0,
                         resources={RESOURCE: 1},
@@ -226,18 +227,28 @@ class RayBackend:
                     ).remote(_run_input(job, context, settings_json, specs, env, self.token))
                     flights[ref] = _Flight(job, node, time.monotonic())
                     context.emit("start", job, job.item.task.title)
+                if not flights:
+                    for job in waiting:
+                        finish(job, self._lost(job, "no node is left to run it on"))
+                    return
                 done = await anyio.to_thread.run_sync(lambda: _ready(ray, list(flights)))
                 for ref in done:
                     flight = flights.pop(ref)
                     finish(flight.job, self._row(ref, flight))
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
+                if flights:
+                    ended, _ = ray.wait(list(flights), num_returns=len(flights), timeout=0)
+                    for ref in ended:
+                        flight = flights.pop(ref)
+                        finish(flight.job, self._row(ref, flight))
                 for ref in flights:
                     ray.cancel(ref, force=True)
                 for flight in flights.values():
                     elapsed = int((time.monotonic() - flight.started) * 1000)
                     row = interrupted_row(flight.job, Progress(), elapsed)
                     row.node = flight.node.name
+                    _touch(flight.job.transcript)
                     finish(flight.job, row)
                 if flights:
                     await anyio.to_thread.run_sync(
@@ -263,13 +274,12 @@ class RayBackend:
         try:
             output: RunOutput = ray.get(ref)
         except ray.exceptions.RayError as error:
-            row = new_row(job)
-            row.status, row.stop_reason = Status.ERR, "error"
-            row.failure = f"on node {flight.node.name}: {_describe(error)}"
+            gone = (ray.exceptions.NodeDiedError, ray.exceptions.TaskUnschedulableError)
+            if isinstance(error, gone) and flight.node in self.nodes:
+                self.nodes.remove(flight.node)  # no more runs go to a node that is gone
+            row = self._lost(job, f"on node {flight.node.name}: {_describe(error)}")
             row.duration_ms = int((time.monotonic() - flight.started) * 1000)
             row.node = flight.node.name
-            job.transcript.parent.mkdir(parents=True, exist_ok=True)
-            job.transcript.touch()
             return row
         row = TaskResult.model_validate(output.row)
         job.transcript.parent.mkdir(parents=True, exist_ok=True)
@@ -281,6 +291,13 @@ class RayBackend:
         else:
             row.change = None
         row.node = output.node
+        return row
+
+    def _lost(self, job: Job, failure: str) -> TaskResult:
+        """An ERR row for a run that returned nothing (its transcript file left empty)."""
+        row = new_row(job)
+        row.status, row.stop_reason, row.failure = Status.ERR, "error", failure
+        _touch(job.transcript)
         return row
 
     async def aclose(self) -> None:
@@ -301,6 +318,11 @@ class RayBackend:
             )
         if self.owned:
             ray.shutdown()
+
+
+def _touch(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
 
 
 def _ready(ray: Any, refs: list[Any]) -> list[Any]:
