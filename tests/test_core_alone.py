@@ -77,6 +77,14 @@ def test_list_says_what_to_install(core_only: Path, tmp_path: Path) -> None:
         ),
         (["-s", str(MINI), "-m", "anthropic/x"], "install garuda-evals-agent"),
         (["--from-git"], "--from-git needs a git suite builder (install garuda-evals-repo-git)"),
+        (
+            ["-s", str(MINI), "--agent", "oracle", "--backend", "ray"],
+            "--backend ray: unknown (install garuda-evals-ray); choose one of: local",
+        ),
+        (
+            ["--ray-address", "h:1"],
+            "--ray-address needs the Ray backend (install garuda-evals-ray)",
+        ),
     ],
 )
 def test_missing_plugins_are_named(

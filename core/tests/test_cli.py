@@ -53,6 +53,10 @@ def test_help_and_version(project: Path) -> None:
             "--report-format yaml: unknown",
         ),
         (["eval", "--prepare", "cobol"], "--prepare cobol: unknown toolchain"),
+        (
+            ["eval", "--agent", "oracle", "--backend", "dask", "-s", "MINI"],
+            "--backend dask: unknown; choose one of: local",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_1(

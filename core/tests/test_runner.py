@@ -79,6 +79,8 @@ def test_oracle_passes_every_task_and_writes_report(project: Path, mini_suite: P
     assert summary["scoredRate"] == 1.0 and summary["attemptedRate"] == 1.0
     assert summary["costIncomplete"] is False and summary["tokensKnown"] is True
     assert saved["settings"]["agent"] == "oracle" and saved["executor"]["name"] == "host"
+    assert saved["backend"] == "local" and saved["settings"]["backend"] == "local"
+    assert [r["node"] for r in saved["results"]] == [None, None]
     assert saved["versions"]["garuda-evals"]
     first = saved["results"][0]
     assert first["check"]["testsRan"] == 1 and first["check"]["exitCode"] == 0

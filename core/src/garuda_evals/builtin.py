@@ -1,4 +1,5 @@
-"""Core's own plugin: the table and JSON formatters and the generic JUnit check runner."""
+"""Core's own plugin: the table and JSON formatters, the generic JUnit check runner and the
+``local`` run backend."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from garuda_evals.hookspecs import hookimpl
-from garuda_evals.records import CheckRunnerRecord, FormatterRecord
+from garuda_evals.records import CheckRunnerRecord, FormatterRecord, RunBackendRecord
 
 if TYPE_CHECKING:
     from garuda_evals.checks.base import CheckRunner
     from garuda_evals.report.formatter import ReportFormatter
+    from garuda_evals.runner.backends import RunBackend
 
 
 def _table() -> ReportFormatter:
@@ -43,4 +45,18 @@ def garuda_check_runners() -> Iterator[CheckRunnerRecord]:
     """A runner-neutral JUnit check: ``{junit}`` in the command is the report path."""
     yield CheckRunnerRecord(
         name="junit", description="any runner that writes JUnit XML to {junit}", load=_junit
+    )
+
+
+def _local() -> RunBackend:
+    from garuda_evals.runner.backends import LocalBackend
+
+    return LocalBackend()
+
+
+@hookimpl
+def garuda_run_backends() -> Iterator[RunBackendRecord]:
+    """``local``: every run in this process, ``--parallel`` at once."""
+    yield RunBackendRecord(
+        name="local", description="every run in this process, --parallel at once", load=_local
     )

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         CommandRecord,
         FormatterRecord,
         OptionsRecord,
+        RunBackendRecord,
         SuiteBuilderRecord,
         SuiteRecord,
         ToolchainRecord,
@@ -135,6 +136,25 @@ def garuda_options() -> Iterable[OptionsRecord]:
                 options=(Option(("--sandbox-mode",), "gemini's own sandbox",
                                 choices=("on", "off"), agents=("gemini-cli",)),),
                 model=lambda: GeminiOptions,
+            )
+    """
+
+
+@hookspec
+def garuda_run_backends() -> Iterable[RunBackendRecord]:
+    """Register run backends for ``--backend``: engines that run a run's task runs.
+
+    Called when ``garuda eval`` starts, before any agent call. Core registers ``local``
+    (this process, ``--parallel`` at once). A backend's ``load`` returns a ``RunBackend``
+    (see ``garuda_evals.runner.backends``): ``prepare`` connects and checks its nodes,
+    ``run_jobs`` runs the jobs with the same ``run_job`` code, ``aclose`` releases.
+
+    Example::
+
+        @hookimpl
+        def garuda_run_backends():
+            yield RunBackendRecord(
+                name="ray", description="task runs as Ray tasks on a cluster", load=RayBackend
             )
     """
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from garuda_evals.checks.base import CheckRunner
     from garuda_evals.report.formatter import ReportFormatter
+    from garuda_evals.runner.backends import RunBackend
     from garuda_evals.suitebuilder import SuiteBuilder
     from garuda_evals.suites.base import Suite
     from garuda_evals.toolchains.base import Toolchain
@@ -58,6 +59,15 @@ class FormatterRecord:
     name: str
     description: str
     load: Callable[[], ReportFormatter]
+
+
+@dataclass(frozen=True)
+class RunBackendRecord:
+    """A run backend, chosen with ``--backend``: where a run's task runs execute."""
+
+    name: str
+    description: str
+    load: Callable[[], RunBackend]
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,12 @@ def _core_options(command: click.Command) -> click.Command:
             help="where commands run: the OS sandbox, the host, or the sandbox where it works",
         ),
         click.option(
+            "--backend",
+            default="local",
+            show_default=True,
+            help="where runs execute: local, or an installed backend's (ray)",
+        ),
+        click.option(
             "--agent",
             help="oracle, noop, command, or an installed agent (default: the model agent)",
         ),

@@ -61,6 +61,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             repeat=options["repeat"],
             parallel=options["parallel"],
             executor=options["executor"],
+            backend=options.get("backend") or "local",
             keep=options["keep"],
             report_format=options["report_format"],
             options=typed_options(registry, plugin_values(options)),

@@ -109,6 +109,7 @@ class Report(Model):
     interrupted: bool = False
     batch: bool = False
     parallel: int = 1
+    backend: str = Field(default="local", description="the run backend (--backend) that ran it")
     task_timeout_s: float = 600.0
     settings: RunSettings
     agent: dict[str, str]

@@ -67,6 +67,9 @@ class TaskResult(Model):
         default=None,
         description="the agent's final change as a git binary diff, relative to the run folder",
     )
+    node: str | None = Field(
+        default=None, description="the node that ran it (a cluster backend); None: this machine"
+    )
     retried: bool = Field(
         default=False, description="rerun by --retry-errors after an error run (ERR)"
     )

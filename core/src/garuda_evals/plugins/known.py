@@ -24,6 +24,8 @@ OS_SANDBOX_FOR_PLATFORM = {
 }
 AGENTS = {"garuda": "garuda-evals-agent"}
 SUITE_BUILDERS = {"git": "garuda-evals-repo-git"}
+RUN_BACKENDS = {"ray": "garuda-evals-ray"}
+RAY_BACKEND = ("needs the Ray backend", "garuda-evals-ray")
 MODEL_AGENT = ("needs the model agent", "garuda-evals-agent")
 GIT_BUILDER = ("needs a git suite builder", "garuda-evals-repo-git")
 OPTIONS = {
@@ -46,6 +48,7 @@ OPTIONS = {
     **dict.fromkeys(
         ("--from-git", "--commits", "--since", "--max-tasks", "--test-command"), GIT_BUILDER
     ),
+    **dict.fromkeys(("--ray-address", "--ray-runtime-env", "--skip-nodes"), RAY_BACKEND),
 }
 """Flags of first-party plugins: ``flag -> (what it needs, the distribution to install)``."""
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         CommandRecord,
         FormatterRecord,
         OptionsRecord,
+        RunBackendRecord,
         SuiteBuilderRecord,
         SuiteRecord,
         ToolchainRecord,
@@ -227,6 +228,10 @@ class PluginRegistry:
     def suite_builders(self) -> dict[str, Registered[SuiteBuilderRecord]]:
         """Registered suite builders by name."""
         return self.collect("garuda_suite_builders")
+
+    def run_backends(self) -> dict[str, Registered[RunBackendRecord]]:
+        """Registered run backends (``--backend``) by name."""
+        return self.collect("garuda_run_backends")
 
     def options(self) -> dict[str, Registered[OptionsRecord]]:
         """Registered option groups by owner name."""

@@ -22,6 +22,7 @@ from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names, load_d
 from garuda_evals.plugins.known import AGENTS as KNOWN_AGENTS
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report.formatter import ReportFormatter
+from garuda_evals.runner.backends import choose_backend
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.journal import (
     RunManifest,
@@ -44,7 +45,7 @@ from garuda_evals.runner.report_build import (
     versions,
 )
 from garuda_evals.runner.resume import Resume, check_same
-from garuda_evals.runner.run import plan_jobs, run_jobs
+from garuda_evals.runner.run import plan_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.task_run import Job, TaskContext
@@ -134,9 +135,11 @@ async def run_eval(
         for name in {item.task.check.runner for item in selected}
     }
     choice = choose_executor(settings.executor, registry)
+    backend = choose_backend(registry, settings.backend)
     print(f"executor: {choice.backend.name} ({choice.reason})", file=stderr)
     required = {name for item in selected for name in item.task.requires}
     toolchains = await check_toolchains(registry, required)
+    await backend.prepare(settings, required)
     limits = factory.limits(settings) or RunLimits()
     if selected:
         factory.preflight(settings)
@@ -225,8 +228,12 @@ async def run_eval(
     with anyio.CancelScope() as scope:
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
-            await run_jobs(jobs, context, parallel=parallel, results=results, on_result=on_result)
+            await backend.run_jobs(
+                jobs, context, parallel=parallel, results=results, on_result=on_result
+            )
             group.cancel_scope.cancel()
+    with anyio.CancelScope(shield=True):
+        await backend.aclose()
     live.finish()
     current, replaced = latest(read_results(run_dir))
     finished_results = [current[key] for key in keys if key in current]
@@ -247,6 +254,7 @@ async def run_eval(
         versions_used=used,
         replaced=replaced,
     )
+    report.backend = backend.name
     apply_selftest(report, {(i.task.suite, i.task.id): task_version(i.task) for i in selected}, cwd)
     report.warnings += run_notes(finished_results, replaced)
     spent = agent.budget_spent()

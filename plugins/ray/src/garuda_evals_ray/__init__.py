@@ -1,0 +1,1 @@
+"""Run garuda eval on a Ray cluster: the ``ray`` run backend and its options."""
