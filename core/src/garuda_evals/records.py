@@ -100,7 +100,8 @@ class Option:
 
     ``dest`` defaults to the long flag with ``_`` for ``-`` (``--keep-thinking`` ->
     ``keep_thinking``). ``agents`` names the agents that honour it (None: every agent);
-    giving it to another agent is refused before any agent call.
+    giving it to another agent is refused before any agent call. ``backends`` names the run
+    backends (``--backend``) that honour it (None: every backend), refused the same way.
     """
 
     flags: tuple[str, ...]
@@ -113,6 +114,7 @@ class Option:
     is_flag: bool = False
     metavar: str | None = None
     agents: tuple[str, ...] | None = None
+    backends: tuple[str, ...] | None = None
 
     @property
     def name(self) -> str:

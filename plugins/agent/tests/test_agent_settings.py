@@ -138,3 +138,19 @@ def test_max_cost_is_recorded_and_refused_by_an_agent_that_calls_no_model(model_
     noop = run_settings(agent="noop", max_cost=0.5)
     with pytest.raises(UsageError, match=r"--max-cost 0.5: the noop agent"):
         refuse_foreign_options(choose_agent(noop, registry), noop, registry)
+
+
+def test_max_cost_is_refused_by_a_backend_without_one_shared_budget(model_env):
+    from garuda_evals.agents.refusals import refuse_backend_options
+    from garuda_evals.plugins.manager import get_registry
+
+    model_env.setenv("ANTHROPIC_API_KEY", "k")
+    registry = get_registry()
+    refuse_backend_options(run_settings(max_cost=0.5), registry)
+    on_ray = run_settings(max_cost=0.5, backend="ray")
+    with pytest.raises(UsageError) as error:
+        refuse_backend_options(on_ray, registry)
+    assert str(error.value) == (
+        "--max-cost 0.5: the ray backend cannot honour it; --max-cost is an option of "
+        "garuda-evals-agent for --backend local: drop it or use that backend"
+    )

@@ -71,3 +71,29 @@ def test_a_runtime_env_with_a_key_in_env_vars_is_refused(tmp_path: Path) -> None
         read_runtime_env(str(path))
     with pytest.raises(UsageError, match="not a readable JSON file"):
         read_runtime_env(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ({"ray_address": "10.0.0.1:6379"}, "--ray-address 10.0.0.1:6379"),
+        ({"skip_nodes": True}, "--skip-nodes True"),
+        ({"ray_runtime_env": "env.json"}, "--ray-runtime-env env.json"),
+    ],
+)
+def test_a_ray_option_without_the_ray_backend_is_refused(
+    given: dict[str, object], shown: str
+) -> None:
+    from garuda_evals.agents.refusals import refuse_backend_options
+    from garuda_evals.plugins.manager import get_registry
+    from garuda_evals.testing import run_settings
+
+    registry = get_registry()
+    refuse_backend_options(run_settings(backend="ray", **given), registry)
+    with pytest.raises(UsageError) as error:
+        refuse_backend_options(run_settings(**given), registry)
+    flag = shown.split()[0]
+    assert str(error.value) == (
+        f"{shown}: the local backend cannot honour it; {flag} is an option of "
+        f"garuda-evals-ray for --backend ray: drop it or use that backend"
+    )

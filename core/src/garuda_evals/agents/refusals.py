@@ -48,6 +48,22 @@ def _shown(value: Any) -> str:
     return ",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 
+def refuse_backend_options(settings: RunSettings, registry: PluginRegistry) -> None:
+    """Raise UsageError for a given option that the chosen ``--backend`` does not honour."""
+    for owner, registered in registry.options().items():
+        values = settings.options.get(owner, {})
+        for option in registered.record.options:
+            value = values.get(option.name)
+            if option.backends is None or settings.backend in option.backends:
+                continue
+            if _given(value, option.default):
+                raise UsageError(
+                    f"{option.flag} {_shown(value)}: the {settings.backend} backend cannot "
+                    f"honour it; {option.flag} is an option of {registered.distribution} for "
+                    f"--backend {', '.join(option.backends)}: drop it or use that backend"
+                )
+
+
 def refuse_foreign_options(
     factory: AgentFactory, settings: RunSettings, registry: PluginRegistry
 ) -> None:

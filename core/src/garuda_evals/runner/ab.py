@@ -19,7 +19,7 @@ from typing import TextIO
 import anyio
 
 from garuda_evals.agents.base import RunLimits
-from garuda_evals.agents.refusals import refuse_foreign_options
+from garuda_evals.agents.refusals import refuse_backend_options, refuse_foreign_options
 from garuda_evals.errors import UsageError
 from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
@@ -122,6 +122,7 @@ async def prepare_arm(
     """Check the arm's flags, suites, agent, executor and toolchains, as ``garuda eval`` does."""
     factory = choose_agent(settings, registry)
     refuse_foreign_options(factory, settings, registry)
+    refuse_backend_options(settings, registry)
     factory.check_settings(settings)
     selected = select(registry, settings.suites, settings.task_ids)
     for suite in {id(item.suite): item.suite for item in selected}.values():

@@ -10,6 +10,8 @@ from garuda_evals.api import Option, OptionsRecord
 
 OWNER = "agent"
 AGENT = "garuda"
+LOCAL_BACKEND = "local"
+"""The run backend whose single process holds the run's one spend cap (``--max-cost``)."""
 ON_OFF = ("on", "off")
 
 
@@ -44,6 +46,7 @@ OPTIONS = OptionsRecord(
             "further task starts (stop: budget)",
             type=float,
             agents=(AGENT,),
+            backends=(LOCAL_BACKEND,),
         ),
         Option(
             ("--index",),

@@ -25,12 +25,14 @@ OPTIONS = OptionsRecord(
             "with --backend ray: the cluster to join (host:port or auto); "
             "default: start a local Ray for the run and stop it after",
             metavar="ADDR",
+            backends=(OWNER,),
         ),
         Option(
             ("--ray-runtime-env",),
             "with --backend ray: a JSON file with Ray's runtime environment for the "
             "workers (pip, py_modules, working_dir, env_vars without keys)",
             metavar="FILE",
+            backends=(OWNER,),
         ),
         Option(
             ("--skip-nodes",),
@@ -38,6 +40,7 @@ OPTIONS = OptionsRecord(
             "instead of refusing the run",
             is_flag=True,
             default=False,
+            backends=(OWNER,),
         ),
     ),
     model=_model,
