@@ -77,7 +77,7 @@ def test_a_runtime_env_with_a_key_in_env_vars_is_refused(tmp_path: Path) -> None
     ("given", "shown"),
     [
         ({"ray_address": "10.0.0.1:6379"}, "--ray-address 10.0.0.1:6379"),
-        ({"skip_nodes": True}, "--skip-nodes True"),
+        ({"skip_nodes": True}, "--skip-nodes"),
         ({"ray_runtime_env": "env.json"}, "--ray-runtime-env env.json"),
     ],
 )

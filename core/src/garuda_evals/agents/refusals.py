@@ -57,8 +57,9 @@ def refuse_backend_options(settings: RunSettings, registry: PluginRegistry) -> N
             if option.backends is None or settings.backend in option.backends:
                 continue
             if _given(value, option.default):
+                given = option.flag if option.is_flag else f"{option.flag} {_shown(value)}"
                 raise UsageError(
-                    f"{option.flag} {_shown(value)}: the {settings.backend} backend cannot "
+                    f"{given}: the {settings.backend} backend cannot "
                     f"honour it; {option.flag} is an option of {registered.distribution} for "
                     f"--backend {', '.join(option.backends)}: drop it or use that backend"
                 )
