@@ -65,18 +65,22 @@ def test_finished_rows_are_on_disk_not_kept_in_memory(project: Path, mini_suite:
 
 
 class GatedSuite(FolderSuite):
-    """The first materialize of ``add`` waits until ``greet`` has been materialized."""
+    """Each task's n-th materialize (1: the agent's folder, 2: the judge's copy) waits until
+    the other task's n-th has started too: both slots must be in it at once."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
-        self.greet_started = threading.Event()
-        self.add_waited: bool | None = None
+        self.calls: dict[str, int] = {}
+        self.barriers = {1: threading.Barrier(2), 2: threading.Barrier(2)}
+        self.met: dict[int, list[bool]] = {1: [], 2: []}
 
     def materialize(self, task: Task, workspace: Path) -> None:
-        if task.id == "greet":
-            self.greet_started.set()
-        elif task.id == "add" and self.add_waited is None:
-            self.add_waited = self.greet_started.wait(GATE_WAIT_S)
+        number = self.calls[task.id] = self.calls.get(task.id, 0) + 1
+        try:
+            self.barriers[number].wait(GATE_WAIT_S)
+            self.met[number].append(True)
+        except threading.BrokenBarrierError:
+            self.met[number].append(False)
         super().materialize(task, workspace)
 
 
@@ -86,7 +90,9 @@ class GatedSuites:
 
     @hookimpl
     def garuda_suites(self) -> Iterator[SuiteRecord]:
-        yield SuiteRecord(name="gated", description="add waits for greet", load=lambda: self.suite)
+        yield SuiteRecord(
+            name="gated", description="tasks that wait for each other", load=lambda: self.suite
+        )
 
 
 def test_a_slow_materialize_does_not_stop_the_other_slot(project: Path, mini_suite: Path) -> None:
@@ -98,5 +104,5 @@ def test_a_slow_materialize_does_not_stop_the_other_slot(project: Path, mini_sui
     outcome = evaluate(project, registry, suites=["gated"], parallel=2)
     assert outcome.report is not None
     assert [r.status for r in outcome.report.results] == [Status.PASS, Status.PASS]
-    # on the event loop, add's wait would hold greet back until it gave up
-    assert suite.add_waited is True
+    # on the event loop, the first slot's wait would hold the other back until it gave up
+    assert suite.met == {1: [True, True], 2: [True, True]}
