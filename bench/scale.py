@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NoReturn
 
 GARUDA = Path(sys.executable).parent / "garuda"
 IN_PROCESS = """
@@ -46,17 +47,21 @@ finally:
 """
 
 
-def cannot_measure(why: str) -> None:
+def cannot_measure(why: str) -> NoReturn:
     """Stop with exit 1: nothing was measured."""
     sys.exit(f"scale: nothing measured: {why}")
 
 
 def task_count(suite: str) -> int:
     """How many tasks ``-s suite`` selects."""
+    from garuda_evals.errors import GarudaError
     from garuda_evals.plugins.manager import PluginRegistry
     from garuda_evals.runner.selection import select
 
-    return len(select(PluginRegistry(), [suite], []))
+    try:
+        return len(select(PluginRegistry(), [suite], []))
+    except GarudaError as error:
+        cannot_measure(f"-s {suite}: {error}")
 
 
 def eval_args(suite: str, repeat: int, parallel: int, executor: str) -> list[str]:
