@@ -99,7 +99,8 @@ def checked(done: subprocess.CompletedProcess[str], runs: int) -> dict[str, obje
     report = report_of(done.stderr)
     rows = report.get("results")
     if not isinstance(rows, list) or len(rows) != runs:
-        cannot_measure(f"the report has {len(rows or [])} rows, expected {runs}")
+        found = len(rows) if isinstance(rows, list) else 0
+        cannot_measure(f"the report has {found} rows, expected {runs}")
     return report
 
 
