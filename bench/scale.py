@@ -126,7 +126,9 @@ def speed(suite: str, runs: int, rounds: int, executor: str, project: Path) -> N
             times[parallel].append(timed_eval(args, project, runs))
     p1 = [statistics.median(t[i] for t in times[1]) for i in (0, 1)]
     p2 = [statistics.median(t[i] for t in times[2]) for i in (0, 1)]
+    load = os.getloadavg()[1]
     print(f"speed: -s {suite} --repeat {repeat} ({runs} runs), {rounds} rounds, medians:")
+    print(f"  machine: {os.cpu_count()} cores, load average {load:.1f} over the last 5 minutes")
     print(f"  --parallel 1 : {p1[0]:6.2f} s whole command, {p1[1]:6.2f} s run phase")
     print(f"  --parallel 2 : {p2[0]:6.2f} s whole command, {p2[1]:6.2f} s run phase")
     print(f"  speedup p1/p2: {p1[0] / p2[0]:6.2f}x whole command, {p1[1] / p2[1]:6.2f}x run phase")
