@@ -36,3 +36,11 @@ def test_the_sandbox_bench_without_bwrap_fails_having_measured_nothing(tmp_path:
     done = _bench("sandbox_overhead.py", "1", env=env)
     assert done.returncode == 1, done.stdout
     assert "nothing measured" in done.stderr and done.stdout == ""
+
+
+def test_the_scale_bench_without_a_suite_to_run_fails_having_measured_nothing(
+    tmp_path: Path,
+) -> None:
+    done = _bench("scale.py", "--suite", str(tmp_path / "none"), "--only", "memory")
+    assert done.returncode == 1, done.stdout
+    assert "nothing measured" in done.stderr and done.stdout == ""

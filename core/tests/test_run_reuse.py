@@ -93,6 +93,9 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(
     assert len((run_dir / "results.jsonl").read_text().splitlines()) == 1
     listed = garuda("runs", cwd=project)
     assert "no report (1/2 runs saved: --resume it)" in listed.stdout
+    shown = garuda("report", str(run_dir), cwd=project)
+    assert shown.returncode == 1
+    assert f"(1 runs saved in results.jsonl): garuda eval --resume {run_dir.name}" in shown.stderr
 
     resumed = garuda("eval", "--resume", run_dir.name, cwd=project, env={"TMPDIR": str(scratch)})
     assert resumed.returncode == 0, resumed.stderr

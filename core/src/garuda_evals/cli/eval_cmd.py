@@ -15,6 +15,9 @@ from garuda_evals.cli.grouped import GroupedCommand, plugin_option
 if TYPE_CHECKING:
     from garuda_evals.plugins.manager import PluginRegistry
 
+MAX_REPEAT = 1000
+"""``--repeat`` up to this: a thousand runs of one task fit in one run (results are streamed)."""
+
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
@@ -38,7 +41,7 @@ def _core_options(command: click.Command) -> click.Command:
         ),
         click.option(
             "--repeat",
-            type=click.IntRange(1, 100),
+            type=click.IntRange(1, MAX_REPEAT),
             default=1,
             show_default=True,
             help="runs per task",

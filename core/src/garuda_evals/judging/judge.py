@@ -115,69 +115,118 @@ def _fail_before_check(change: Change, reason: str, suspicious: list[str]) -> Ve
     )
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """A judge's folder ready for the check: what to compare and what to run."""
+
+    reference: dict[str, str]
+    change: Change
+    suspicious: list[str]
+    canaries: Canaries | None
+    plan: CheckPlan
+    locked: list[Path]
+
+
+def _prepare(
+    task: Task, agent_workspace: Path, folder: Path, judge: Judge, nonce: str
+) -> _Prepared | Verdict:
+    """Build the copy, carry the change in, lock what the check must not change; a Verdict
+    when the change fails before any check runs."""
+    judge.suite.materialize(task, folder)
+    reference = snapshot(folder, task.protected)
+    change = apply_change(agent_workspace, folder, task.protected)
+    suspicious = lint(folder, change.copied)
+    if change.protected:
+        changed = f"protected files changed: {', '.join(change.protected)}"
+        return _fail_before_check(change, changed, suspicious)
+    refused = judge.runner.refusals(task, folder, change.copied)
+    if refused:
+        return _fail_before_check(change, f"refused: {'; '.join(refused[:3])}", suspicious)
+    canaries = judge.runner.canaries(task, folder, nonce)
+    locked = [folder / relative for relative in reference]
+    if canaries is not None:
+        locked += write_canaries(folder, canaries)
+    plan = judge.runner.plan(fill_canaries(task.check.command, canaries), folder)
+    locked += plan.locked
+    make_read_only(locked)
+    return _Prepared(reference, change, suspicious, canaries, plan, locked)
+
+
+def _conclude(
+    task: Task,
+    folder: Path,
+    judge: Judge,
+    ready: _Prepared,
+    result: CommandResult,
+    limit: float,
+    nonce: str,
+) -> Verdict:
+    """The verdict from the check's result, its evidence and the protected files after it."""
+    canaries, plan = ready.canaries, ready.plan
+    evidence = judge.runner.evidence(plan, folder, result)
+    outcome = check_outcome(plan, result, evidence)
+    ruling = rule(
+        result,
+        evidence,
+        runner=judge.runner,
+        limit_s=limit,
+        canaries=canaries,
+        nonce=nonce,
+        expected=task.expected_tests,
+    )
+    reason: str | None = ruling.reason
+    after = changes(ready.reference, snapshot(folder, task.protected))
+    during = [line for line in after if not line.startswith("added ")]
+    if during:
+        reason = f"tests changed during the check: {', '.join(during)}"
+    planted = {canaries.must_fail, canaries.must_pass} if canaries else set()
+    return Verdict(
+        ruling.passed and not during,
+        reason,
+        outcome,
+        left_out=ready.change.left_out,
+        suspicious=ready.suspicious,
+        passed_tests=[
+            case.id
+            for case in evidence.cases
+            if case.outcome == "passed" and case.id not in planted
+        ],
+    )
+
+
+def _release(task: Task, folder: Path, judge: Judge) -> None:
+    judge.suite.release(task, folder)
+    _remove_tree(folder)
+
+
 async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verdict:
-    """Build a fresh copy of ``task``, carry the agent's change in, run the check there."""
+    """Build a fresh copy of ``task``, carry the agent's change in, run the check there.
+
+    The file work before and after the check (copying, hashing, parsing the evidence,
+    removing the copy) runs in a worker thread, so other ``--parallel`` slots go on meanwhile.
+    """
     folder = Path(tempfile.mkdtemp(prefix=f"garuda-judge-{task.id}-"))
     nonce = secrets.token_hex(8)
     executor: Executor | None = None
     try:
-        judge.suite.materialize(task, folder)
-        reference = snapshot(folder, task.protected)
-        change = apply_change(agent_workspace, folder, task.protected)
-        suspicious = lint(folder, change.copied)
-        if change.protected:
-            changed = f"protected files changed: {', '.join(change.protected)}"
-            return _fail_before_check(change, changed, suspicious)
-        refused = judge.runner.refusals(task, folder, change.copied)
-        if refused:
-            return _fail_before_check(change, f"refused: {'; '.join(refused[:3])}", suspicious)
-        canaries = judge.runner.canaries(task, folder, nonce)
-        locked = [folder / relative for relative in reference]
-        if canaries is not None:
-            locked += write_canaries(folder, canaries)
-        plan = judge.runner.plan(fill_canaries(task.check.command, canaries), folder)
-        locked += plan.locked
-        make_read_only(locked)
+        ready = await anyio.to_thread.run_sync(
+            _prepare, task, agent_workspace, folder, judge, nonce
+        )
+        if isinstance(ready, Verdict):
+            return ready
         policy = judge.suite.policy(task, judge.base_policy(folder))
-        policy = replace(policy, read_only=(*policy.read_only, *locked))
+        policy = replace(policy, read_only=(*policy.read_only, *ready.locked))
         executor = judge.backend.create(policy)
         limit = judge.timeout_s if judge.timeout_s is not None else task.check.timeout_s
-        result = await executor.run(plan.command, cwd=folder, env=judge.env, timeout_s=limit)
-        evidence = judge.runner.evidence(plan, folder, result)
-        outcome = check_outcome(plan, result, evidence)
-        ruling = rule(
-            result,
-            evidence,
-            runner=judge.runner,
-            limit_s=limit,
-            canaries=canaries,
-            nonce=nonce,
-            expected=task.expected_tests,
-        )
-        reason: str | None = ruling.reason
-        after = changes(reference, snapshot(folder, task.protected))
-        during = [line for line in after if not line.startswith("added ")]
-        if during:
-            reason = f"tests changed during the check: {', '.join(during)}"
-        planted = {canaries.must_fail, canaries.must_pass} if canaries else set()
-        return Verdict(
-            ruling.passed and not during,
-            reason,
-            outcome,
-            left_out=change.left_out,
-            suspicious=suspicious,
-            passed_tests=[
-                case.id
-                for case in evidence.cases
-                if case.outcome == "passed" and case.id not in planted
-            ],
+        result = await executor.run(ready.plan.command, cwd=folder, env=judge.env, timeout_s=limit)
+        return await anyio.to_thread.run_sync(
+            _conclude, task, folder, judge, ready, result, limit, nonce
         )
     finally:
         with anyio.CancelScope(shield=True):
             if executor is not None:
                 await executor.aclose()
-            judge.suite.release(task, folder)
-            _remove_tree(folder)
+            await anyio.to_thread.run_sync(_release, task, folder, judge)
 
 
 def _remove_tree(path: Path) -> None:

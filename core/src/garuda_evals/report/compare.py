@@ -22,6 +22,13 @@ SHOWN = 5
 def load_report(path: Path) -> Report:
     """A saved report (a report.json or its run folder); bad files name the file and field."""
     file = path / "report.json" if path.is_dir() else path
+    saved = file.parent / "results.jsonl"
+    if not file.exists() and saved.is_file():
+        runs = saved.read_bytes().count(b"\n")
+        raise FileFormatError(
+            f"{file}: not written yet, the run stopped or is still running ({runs} runs saved "
+            f"in results.jsonl): garuda eval --resume {file.parent.name} finishes it"
+        )
     data = parse_json(file)
     version = data.get("schemaVersion") if isinstance(data, dict) else None
     if version != SCHEMA_VERSION:

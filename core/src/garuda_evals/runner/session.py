@@ -206,6 +206,7 @@ async def run_eval(
     def on_result(job: Job, result: TaskResult) -> None:
         result.retried = result.retried or job.index in retrying
         append_result(run_dir, result)
+        results[job.index] = None  # on disk now; the report reads it back, memory keeps none
         live.result(tag(job), result)
         if result.workspace:
             live.line(f"[{tag(job)}] kept: {result.workspace}")

@@ -87,7 +87,8 @@ class ChangeRecorder:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
         env = _env(self.git_dir, folder)
         if not self._initialized:
-            await _git(["init", "--quiet"], env, self.git_dir)
+            # no template: no sample hooks to copy in now and remove at the end of every run
+            await _git(["init", "--quiet", "--template="], env, self.git_dir)
             (self.git_dir / "info").mkdir(exist_ok=True)
             (self.git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
             self._initialized = True

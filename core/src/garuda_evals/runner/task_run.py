@@ -62,13 +62,21 @@ def _elapsed_ms(since: float) -> int:
     return int((time.monotonic() - since) * 1000)
 
 
-async def _cleanup(job: Job, workspace: Path, executor: Executor | None, keep: bool) -> None:
+def _release(job: Job, workspace: Path, recorder: ChangeRecorder, keep: bool) -> None:
+    recorder.close()
+    job.item.suite.release(job.item.task, workspace)
+    if not keep:
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
+async def _cleanup(
+    job: Job, workspace: Path, executor: Executor | None, keep: bool, recorder: ChangeRecorder
+) -> None:
     with anyio.CancelScope(shield=True):
         if executor is not None:
             await executor.aclose()
-        job.item.suite.release(job.item.task, workspace)
-        if not keep:
-            shutil.rmtree(workspace, ignore_errors=True)
+        # file work in a worker thread: the other --parallel slots go on meanwhile
+        await anyio.to_thread.run_sync(_release, job, workspace, recorder, keep)
 
 
 def new_row(job: Job, workspace: Path | None = None) -> TaskResult:
@@ -129,7 +137,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
     recorder = ChangeRecorder()
     before: str | None = None
     try:
-        suite.materialize(task, workspace)
+        await anyio.to_thread.run_sync(suite.materialize, task, workspace)
         try:
             before = await recorder.snapshot(workspace) if job.change is not None else None
         except (ChangeError, OSError, TimeoutError) as error:
@@ -206,5 +214,4 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         if not job.transcript.exists():
             job.transcript.parent.mkdir(parents=True, exist_ok=True)
             job.transcript.touch()
-        recorder.close()
-        await _cleanup(job, workspace, executor, settings.keep)
+        await _cleanup(job, workspace, executor, settings.keep, recorder)
