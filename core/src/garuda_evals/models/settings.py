@@ -27,6 +27,7 @@ class RunSettings(Model):
     keep: bool = False
     report_format: str = "table"
     task_timeout_s: float = 600.0
+    reprobe: bool = False
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def options_for(self, owner: str, model: type[M]) -> M:

@@ -130,7 +130,7 @@ async def run_eval(
     choice = choose_executor(settings.executor, registry)
     print(f"executor: {choice.backend.name} ({choice.reason})", file=stderr)
     required = {name for item in selected for name in item.task.requires}
-    toolchains = await check_toolchains(registry, required)
+    toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     limits = factory.limits(settings) or RunLimits()
     if selected:
         factory.preflight(settings)
