@@ -5,31 +5,28 @@ Runs the eval in this process with timers wrapped around the harness's steps and
 step's wall time (summed over its calls) beside the whole. Steps nest: the judge includes
 its materialize, snapshot, check and JUnit parsing; ``check command`` is the executor's run
 (the probe's, the agent's and the checks'). Start-up (imports, building the CLI) is measured
-from this interpreter's first line; a bare ``python -c pass`` is timed for comparison.
+in this process; a bare ``python -c pass`` is timed for comparison.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import functools
+import importlib
+import inspect
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 STARTED = time.perf_counter()
-
-import argparse  # noqa: E402
-import contextlib
-import functools  # noqa: E402
-import importlib  # noqa: E402
-import inspect  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
-from collections import defaultdict  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
-
 TOTALS: dict[str, list[float]] = defaultdict(list)
 STEPS = (
-    ("plugin registry (entry points, hooks)", "garuda_evals.plugins.manager:PluginRegistry.__init__"),
     ("hook calls (collect)", "garuda_evals.plugins.manager:PluginRegistry.collect"),
     ("task selection (suite loading)", "garuda_evals.runner.session:select"),
     ("toolchain probes", "garuda_evals.runner.session:check_toolchains"),
@@ -45,7 +42,10 @@ STEPS = (
     ("  JUnit evidence parsing", "garuda_evals.checks.junit:JUnitCheckRunner.evidence"),
     ("  remove the judge copy", "garuda_evals.judging.judge:_remove_tree"),
     ("check command (executor.run, host)", "garuda_evals.executors.host:HostExecutor.run"),
-    ("check command (executor.run, bwrap)", "garuda_evals_sandbox_bwrap.executor:BwrapExecutor.run"),
+    (
+        "check command (executor.run, bwrap)",
+        "garuda_evals_sandbox_bwrap.executor:BwrapExecutor.run",
+    ),
     ("results.jsonl append", "garuda_evals.runner.session:append_result"),
     ("run.json manifest", "garuda_evals.runner.session:write_manifest"),
     ("report build", "garuda_evals.runner.session:build_report"),
@@ -127,6 +127,13 @@ def main() -> None:
         ("imports + building the CLI", (imported - imports_started) * 1000, 1),
         ("the eval command (all of it)", (finished - eval_started) * 1000, 1),
     ]
+    from garuda_evals.plugins.manager import PluginRegistry
+
+    registry_started = time.perf_counter()
+    PluginRegistry()
+    rows.append(
+        ("plugin registry (entry-point scan)", (time.perf_counter() - registry_started) * 1000, 1)
+    )
     rows += [(label, sum(TOTALS[label]) * 1000, len(TOTALS[label])) for label, _ in STEPS]
     for label, ms, calls in rows:
         if calls:

@@ -35,7 +35,7 @@ PROBE_COMMAND = (
 # pytest's version from its installed metadata: a third of the time of ``-m pytest
 # --version``, which imports all of pytest (the probe that follows runs it anyway).
 VERSION_COMMAND = (
-    "python3 -P -c 'from importlib.metadata import version; print(\"pytest\", version(\"pytest\"))'"
+    'python3 -P -c \'from importlib.metadata import version; print("pytest", version("pytest"))\''
 )
 
 HINT = (
