@@ -47,6 +47,15 @@ NEUTRAL_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding !eol !diff\n
 the bytes an agent wrote (a CRLF, an ``$Id$``), so the diff rebuilds them exactly."""
 
 
+def _bare_layout(git_dir: Path) -> None:
+    """The least git needs to take ``git_dir`` for a repository, written here: ``git init``
+    would cost a process and copy its template (sample hooks) only to be removed again."""
+    for folder in ("objects", "refs", "info"):
+        (git_dir / folder).mkdir(exist_ok=True)
+    (git_dir / "HEAD").write_text("ref: refs/heads/snapshots\n")
+    (git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
+
+
 class ChangeError(Exception):
     """Git could not snapshot, diff or apply a change."""
 
@@ -87,9 +96,7 @@ class ChangeRecorder:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
         env = _env(self.git_dir, folder)
         if not self._initialized:
-            await _git(["init", "--quiet"], env, self.git_dir)
-            (self.git_dir / "info").mkdir(exist_ok=True)
-            (self.git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
+            _bare_layout(self.git_dir)
             self._initialized = True
         Path(env["GIT_INDEX_FILE"]).unlink(missing_ok=True)
         await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
