@@ -11,7 +11,12 @@ import pytest
 from garuda_evals.errors import UsageError
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.runner.journal import append_result, latest, read_results, still_to_run
-from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, apply_stored_change
+from garuda_evals.runner.stored_change import (
+    ChangeError,
+    ChangeRecorder,
+    ChangeStore,
+    apply_stored_change,
+)
 
 BINARY = bytes(range(256)) * 3
 
@@ -55,11 +60,14 @@ def agent_changes(folder: Path) -> None:
     (folder / "node_modules" / "x" / "index.js").write_text("left out like the judge does\n")
 
 
-async def record(folder: Path, patch: Path) -> None:
-    recorder = ChangeRecorder()
+async def record(
+    folder: Path, patch: Path, store: ChangeStore | None = None, change=agent_changes
+) -> None:
+    recorder = ChangeRecorder(store)
     try:
         before = await recorder.snapshot(folder)
-        agent_changes(folder)
+        await anyio.sleep(0)  # let runs that share a store interleave
+        change(folder)
         patch.write_bytes(await recorder.diff(before, await recorder.snapshot(folder), folder))
     finally:
         recorder.close()
@@ -87,6 +95,52 @@ def test_a_change_that_does_not_fit_its_task_is_refused(tmp_path: Path) -> None:
     (other / "image.bin").write_bytes(b"a different start")
     with pytest.raises(ChangeError, match="git apply"):
         anyio.run(apply_stored_change, patch, other)
+
+
+def other_changes(folder: Path) -> None:
+    (folder / "src" / "calc.py").write_text("def add(a, b):\n    return b + a\n")
+    (folder / "image.bin").unlink()
+    (folder / "notes.md").write_text("x\n")
+
+
+def test_runs_sharing_a_store_at_the_same_time_each_rebuild_exactly(tmp_path: Path) -> None:
+    store = ChangeStore()
+    agents = [tmp_path / f"agent{i}" for i in range(4)]
+    patches = [tmp_path / f"change{i}.diff" for i in range(4)]
+
+    async def all_at_once() -> None:
+        async with anyio.create_task_group() as group:
+            for i, (agent, patch) in enumerate(zip(agents, patches, strict=True)):
+                start(agent)
+                change = agent_changes if i % 2 else other_changes
+                group.start_soon(record, agent, patch, store, change)
+
+    try:
+        anyio.run(all_at_once)
+        shared = store.folder()
+        assert shared is not None and not list(shared.glob("index-*"))  # each run's own index went
+        for i, (agent, patch) in enumerate(zip(agents, patches, strict=True)):
+            fresh = tmp_path / f"fresh{i}"
+            start(fresh)
+            anyio.run(apply_stored_change, patch, fresh)
+            expected = {k: v for k, v in tree(agent).items() if not k.startswith("node_modules")}
+            assert tree(fresh) == expected, i
+    finally:
+        store.close()
+    assert not shared.exists()
+
+
+def test_a_store_copied_into_another_process_gives_no_folder(tmp_path: Path) -> None:
+    store = ChangeStore()
+    pid = os.fork()
+    if pid == 0:  # the child: a recorder there must keep (and remove) a folder of its own
+        recorder = ChangeRecorder(store)
+        own = store.folder() is None and recorder.git_dir.is_dir()
+        recorder.close()
+        os._exit(0 if own and not recorder.git_dir.exists() else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    store.close()
 
 
 def row(task: str, status: Status, repeat: int = 1) -> TaskResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import time
@@ -41,6 +42,7 @@ from garuda_evals.runner.resume import Resume, check_same
 from garuda_evals.runner.run import plan_jobs, run_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
+from garuda_evals.runner.stored_change import ChangeStore
 from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
 
@@ -201,6 +203,7 @@ async def run_eval(
             live.line(f"[{tag(job)}] kept: {result.workspace}")
         registry.notify("garuda_task_finished", result=result)
 
+    changes = ChangeStore()
     context = TaskContext(
         settings=settings,
         agent=agent,
@@ -209,6 +212,7 @@ async def run_eval(
         emit=emit,
         hidden=hidden_project(cwd),
         task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
+        changes=changes,
     )
     registry.notify(
         "garuda_run_started",
@@ -216,7 +220,7 @@ async def run_eval(
     )
     results: list[TaskResult | None] = [None] * len(all_jobs)
     state = {"interrupted": False}
-    with anyio.CancelScope() as scope:
+    with anyio.CancelScope() as scope, contextlib.closing(changes):
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
             await run_jobs(jobs, context, parallel=parallel, results=results, on_result=on_result)

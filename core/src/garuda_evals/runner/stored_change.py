@@ -12,6 +12,7 @@ and its ``.gitattributes`` cannot convert anything (see ``NEUTRAL_ATTRIBUTES``).
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
@@ -60,13 +61,13 @@ class ChangeError(Exception):
     """Git could not snapshot, diff or apply a change."""
 
 
-def _env(git_dir: Path, work_tree: Path) -> dict[str, str]:
+def _env(git_dir: Path, work_tree: Path, index: Path) -> dict[str, str]:
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(git_dir),
         "GIT_DIR": str(git_dir),
         "GIT_WORK_TREE": str(work_tree),
-        "GIT_INDEX_FILE": str(git_dir / "snapshot-index"),
+        "GIT_INDEX_FILE": str(index),
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
         "LC_ALL": "C",
@@ -85,32 +86,72 @@ async def _git(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
     return done.stdout
 
 
-class ChangeRecorder:
-    """Snapshots of one folder in a private git folder; ``diff`` gives the change between them."""
+class ChangeStore:
+    """One private git folder for the snapshots of many runs of one process (a session).
+
+    Runs share its objects (a task's files are stored once however often it repeats) and
+    each keeps its own index; the folder is made on first use and removed once, by
+    ``close``, rather than made and removed per run. Git writes objects atomically, so
+    runs at the same time may share it. Outside the process that made it (a copy sent to
+    another process) it gives no folder, and recorders there use their own.
+    """
 
     def __init__(self) -> None:
-        self.git_dir = Path(tempfile.mkdtemp(prefix="garuda-change-"))
-        self._initialized = False
+        self._pid = os.getpid()
+        self._folder: Path | None = None
+
+    def folder(self) -> Path | None:
+        """The shared git folder, made now if needed; None outside the making process."""
+        if os.getpid() != self._pid:
+            return None
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="garuda-change-"))
+            _bare_layout(self._folder)
+        return self._folder
+
+    def close(self) -> None:
+        """Remove the shared folder (every recorder using it is done)."""
+        if self._folder is not None and os.getpid() == self._pid:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
+class ChangeRecorder:
+    """Snapshots of one folder in a private git folder; ``diff`` gives the change between them.
+
+    With a ``store`` its objects go to the store's shared folder and only its own index is
+    removed by ``close``; without one it has a folder of its own.
+    """
+
+    def __init__(self, store: ChangeStore | None = None) -> None:
+        shared = store.folder() if store is not None else None
+        self._owned = shared is None
+        self.git_dir = shared or Path(tempfile.mkdtemp(prefix="garuda-change-"))
+        self._index = self.git_dir / f"index-{secrets.token_hex(8)}"
+        self._initialized = not self._owned
 
     async def snapshot(self, folder: Path) -> str:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
-        env = _env(self.git_dir, folder)
+        env = _env(self.git_dir, folder, self._index)
         if not self._initialized:
             _bare_layout(self.git_dir)
             self._initialized = True
-        Path(env["GIT_INDEX_FILE"]).unlink(missing_ok=True)
+        self._index.unlink(missing_ok=True)
         await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
         return (await _git(["write-tree"], env, folder)).decode().strip()
 
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
         """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal)."""
-        env = _env(self.git_dir, folder)
+        env = _env(self.git_dir, folder, self._index)
         args = ["diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff"]
         return await _git([*args, "--no-textconv", before, after], env, folder)
 
     def close(self) -> None:
-        """Remove the private git folder."""
-        shutil.rmtree(self.git_dir, ignore_errors=True)
+        """Remove this recorder's index, and its git folder when it has its own."""
+        if self._owned:
+            shutil.rmtree(self.git_dir, ignore_errors=True)
+        else:
+            self._index.unlink(missing_ok=True)
 
 
 async def apply_stored_change(patch: Path, folder: Path) -> None:
