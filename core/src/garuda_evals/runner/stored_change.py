@@ -11,11 +11,14 @@ and its ``.gitattributes`` cannot convert anything (see ``NEUTRAL_ATTRIBUTES``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -86,6 +89,68 @@ async def _git(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
     return done.stdout
 
 
+MEMO_TREES = 4096
+MEMO_DIFFS = 256
+MEMO_DIFF_BYTES = 64 * 1024
+
+
+def _encoded(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape") + b"\0"
+
+
+def _file_digest(path: str) -> bytes:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
+
+
+def folder_digest(folder: Path) -> str | None:
+    """A digest of all that a snapshot of ``folder`` records and more: every path with its
+    kind, a file's content and executable bits, a link's target (the folders and suffixes
+    that snapshots leave out are left out). Equal digests mean equal snapshot trees.
+
+    None when the folder holds a ``.git`` anywhere (a nested repository's entry depends on
+    its own history) or cannot be read: then only git says what the tree is.
+    """
+    digest = hashlib.sha256()
+    folders = [""]
+    try:
+        while folders:
+            relative = folders.pop()
+            with os.scandir(folder / relative) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+            for entry in entries:
+                if entry.name == ".git":
+                    return None
+                path = f"{relative}/{entry.name}" if relative else entry.name
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISDIR(mode):
+                    if entry.name not in SKIPPED_DIRS:
+                        digest.update(b"d" + _encoded(path))
+                        folders.append(path)
+                elif stat.S_ISLNK(mode):
+                    target = os.fsencode(os.readlink(entry.path))
+                    digest.update(b"l" + _encoded(path) + target + b"\0")
+                elif stat.S_ISREG(mode):
+                    if not path.endswith(SKIPPED_SUFFIXES):
+                        executable = b"x" if mode & 0o111 else b"-"
+                        digest.update(b"f" + executable + _encoded(path))
+                        digest.update(_file_digest(entry.path))
+                else:
+                    digest.update(b"o" + _encoded(path) + str(stat.S_IFMT(mode)).encode())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _remember(memo: dict[Any, Any], key: object, value: object, limit: int) -> None:
+    memo[key] = value
+    while len(memo) > limit:
+        memo.pop(next(iter(memo)))
+
+
 class ChangeStore:
     """One private git folder for the snapshots of many runs of one process (a session).
 
@@ -99,6 +164,11 @@ class ChangeStore:
     def __init__(self) -> None:
         self._pid = os.getpid()
         self._folder: Path | None = None
+        self.trees: dict[str, str] = {}
+        """Tree id by ``folder_digest``: a folder seen before (a task's fresh files, the
+        oracle's same solution) is not snapshotted by git again."""
+        self.diffs: dict[tuple[str, str], bytes] = {}
+        """Small diffs by their two trees (trees name their content, so this is exact)."""
 
     def folder(self) -> Path | None:
         """The shared git folder, made now if needed; None outside the making process."""
@@ -126,25 +196,38 @@ class ChangeRecorder:
     def __init__(self, store: ChangeStore | None = None) -> None:
         shared = store.folder() if store is not None else None
         self._owned = shared is None
+        self._store = None if shared is None else store
         self.git_dir = shared or Path(tempfile.mkdtemp(prefix="garuda-change-"))
         self._index = self.git_dir / f"index-{secrets.token_hex(8)}"
         self._initialized = not self._owned
 
     async def snapshot(self, folder: Path) -> str:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
+        digest = folder_digest(folder) if self._store is not None else None
+        if self._store is not None and digest in self._store.trees:
+            return self._store.trees[digest]
         env = _env(self.git_dir, folder, self._index)
         if not self._initialized:
             _bare_layout(self.git_dir)
             self._initialized = True
         self._index.unlink(missing_ok=True)
         await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
-        return (await _git(["write-tree"], env, folder)).decode().strip()
+        tree = (await _git(["write-tree"], env, folder)).decode().strip()
+        # Remembered only when the folder did not change while git read it.
+        if self._store is not None and digest is not None and folder_digest(folder) == digest:
+            _remember(self._store.trees, digest, tree, MEMO_TREES)
+        return tree
 
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
         """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal)."""
+        if self._store is not None and (before, after) in self._store.diffs:
+            return self._store.diffs[(before, after)]
         env = _env(self.git_dir, folder, self._index)
         args = ["diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff"]
-        return await _git([*args, "--no-textconv", before, after], env, folder)
+        patch = await _git([*args, "--no-textconv", before, after], env, folder)
+        if self._store is not None and len(patch) <= MEMO_DIFF_BYTES:
+            _remember(self._store.diffs, (before, after), patch, MEMO_DIFFS)
+        return patch
 
     def close(self) -> None:
         """Remove this recorder's index, and its git folder when it has its own."""
