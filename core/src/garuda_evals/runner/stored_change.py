@@ -90,7 +90,7 @@ async def _git(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
 
 
 MEMO_TREES = 4096
-MEMO_DIFFS = 256
+MEMO_DIFFS = 64
 MEMO_DIFF_BYTES = 64 * 1024
 
 
