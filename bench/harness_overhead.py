@@ -6,7 +6,10 @@ The floor is the same checks run directly: each task written to a scratch folder
 reference solution and its check command run with subprocess, one after another (``--repeat
 N`` times each). Every round runs, interleaved so that machine load hits all alike, for each
 repeat count: the floor, then the eval with each executor (``os`` is the OS sandbox, bwrap on
-Linux). Prints the medians side by side and each eval's ratio to the floor of its repeat count.
+Linux). Prints the medians side by side and each eval's ratio to the floor of its repeat count,
+in wall time and in CPU time (user + system of every process it waited for: the checks, git,
+bwrap). On a shared, loaded machine wall time mostly measures the load; CPU time is what the
+harness itself costs.
 
 Both sides run as a user's shell would: PYTHONDONTWRITEBYTECODE is removed from their
 environment (where it is set, every ``garuda`` start compiles its modules anew). The probe
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -35,22 +39,29 @@ def _environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_eval(suite: str, project: Path, executor: str, repeat: int, reprobe: bool) -> float:
-    """Wall time of one whole ``garuda eval`` through its console script."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_eval(
+    suite: str, project: Path, executor: str, repeat: int, reprobe: bool
+) -> tuple[float, float]:
+    """Wall and CPU time of one whole ``garuda eval`` through its console script."""
     argv = [GARUDA, "eval", "--agent", "oracle", "-s", suite, "--executor", executor]
     argv += ["--repeat", str(repeat)] + (["--reprobe"] if reprobe else [])
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     result = subprocess.run(argv, cwd=project, capture_output=True, text=True, env=_environment())
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"garuda eval failed ({result.returncode}):\n{result.stderr[-2000:]}")
-    return elapsed
+    return elapsed, _children_cpu() - cpu
 
 
 def floor_script(suite: str, repeat: int) -> str:
     """A child interpreter's script: the tasks written out and their checks run directly."""
     return f"""
-import shutil, subprocess, sys, tempfile, time
+import resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 from garuda_evals.agents.oracle import apply_solution
 from garuda_evals.environment import check_environment
@@ -58,7 +69,11 @@ from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.selection import select
 selected = select(PluginRegistry(), [{suite!r}], [])
 env = check_environment()
-started = time.perf_counter()
+def cpu():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+started, cpu_started = time.perf_counter(), cpu()
 for _ in range({repeat}):
     for item in selected:
         workspace = Path(tempfile.mkdtemp(prefix="bench-direct-"))
@@ -72,12 +87,13 @@ for _ in range({repeat}):
                 sys.exit(f"direct check of {{item.task.id}} failed: {{done.stdout[-2000:]!r}}")
         finally:
             shutil.rmtree(workspace, ignore_errors=True)
-print(time.perf_counter() - started)
+print(time.perf_counter() - started, cpu() - cpu_started)
 """
 
 
-def run_floor(suite: str, repeat: int) -> float:
-    """The checks' own time (measured in a child, so that both sides see the same environment)."""
+def run_floor(suite: str, repeat: int) -> tuple[float, float]:
+    """The checks' own wall and CPU time (measured in a child, so that both sides see the same
+    environment; its own start and imports are not counted)."""
     done = subprocess.run(
         [sys.executable, "-c", floor_script(suite, repeat)],
         capture_output=True,
@@ -86,7 +102,8 @@ def run_floor(suite: str, repeat: int) -> float:
     )
     if done.returncode != 0:
         sys.exit(f"the floor failed:\n{done.stderr[-2000:]}")
-    return float(done.stdout.strip().splitlines()[-1])
+    wall, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def main() -> None:
@@ -102,30 +119,37 @@ def main() -> None:
         args.suite = str(Path(args.suite).resolve())
     repeats = [int(part) for part in args.repeats.split(",")]
     executors = [part.strip() for part in args.executors.split(",")]
-    floors: dict[int, list[float]] = {n: [] for n in repeats}
-    evals: dict[tuple[int, str], list[float]] = {(n, e): [] for n in repeats for e in executors}
+    floors: dict[int, list[tuple[float, float]]] = {n: [] for n in repeats}
+    evals: dict[tuple[int, str], list[tuple[float, float]]] = {
+        (n, e): [] for n in repeats for e in executors
+    }
     project = Path(tempfile.mkdtemp(prefix="bench-project-"))
     try:
         for _ in range(args.rounds):
             for n in repeats:
                 floors[n].append(run_floor(args.suite, n))
                 for executor in executors:
-                    elapsed = run_eval(args.suite, project, executor, n, args.reprobe)
-                    evals[(n, executor)].append(elapsed)
+                    took = run_eval(args.suite, project, executor, n, args.reprobe)
+                    evals[(n, executor)].append(took)
     finally:
         shutil.rmtree(project, ignore_errors=True)
-    print(f"suite {args.suite}, {args.rounds} interleaved rounds, medians:")
+    print(f"suite {args.suite}, {args.rounds} interleaved rounds, medians (wall | CPU):")
     for n in repeats:
-        floor = statistics.median(floors[n])
-        print(f"  --repeat {n:<3} the same checks directly      : {floor:7.2f} s")
+        wall = statistics.median(w for w, _ in floors[n])
+        cpu = statistics.median(c for _, c in floors[n])
+        print(f"  --repeat {n:<3} the checks directly       : {wall:7.2f} s | {cpu:7.2f} s cpu")
         for executor in executors:
-            took = statistics.median(evals[(n, executor)])
+            took = statistics.median(w for w, _ in evals[(n, executor)])
+            used = statistics.median(c for _, c in evals[(n, executor)])
             goal = GOALS.get(n)
-            verdict = f"  goal {goal:.2f}x {'met' if took / floor <= goal else 'NOT met'}"
-            print(
-                f"  --repeat {n:<3} garuda eval --executor {executor:<5}: {took:7.2f} s  "
-                f"ratio {took / floor:5.2f}x  ({took - floor:+.2f} s){verdict if goal else ''}"
+            line = (
+                f"  --repeat {n:<3} garuda eval --executor {executor:<4}: {took:7.2f} s | "
+                f"{used:7.2f} s cpu   ratio {took / wall:5.2f}x wall, {used / cpu:5.2f}x cpu"
             )
+            if goal:
+                met = "met" if used / cpu <= goal else "NOT met"
+                line += f"   goal {goal:.2f}x (cpu): {met}"
+            print(line)
 
 
 if __name__ == "__main__":
