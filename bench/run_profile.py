@@ -16,6 +16,7 @@ import functools
 import importlib
 import inspect
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -137,6 +138,12 @@ def main() -> None:
     PluginRegistry()
     rows.append(
         ("plugin registry (entry-point scan)", (time.perf_counter() - registry_started) * 1000, 1)
+    )
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rows.append(("CPU of this process (harness)", (own.ru_utime + own.ru_stime) * 1000, 1))
+    rows.append(
+        ("CPU of its children (checks, git)", (children.ru_utime + children.ru_stime) * 1000, 1)
     )
     rows += [(label, sum(TOTALS[label]) * 1000, len(TOTALS[label])) for label, _ in STEPS]
     for label, ms, calls in rows:
