@@ -58,7 +58,7 @@ class Fixture:
         return len(self.log.read_text().splitlines()) if self.log.exists() else 0
 
 
-def _toolchain() -> Toolchain:
+def _toolchain(watch: tuple[str, ...] = ()) -> Toolchain:
     return Toolchain(
         name="mytool",
         description="a program on PATH whose probe is counted",
@@ -67,6 +67,7 @@ def _toolchain() -> Toolchain:
         probe_command="mytool probe",
         version_command="mytool --version",
         version_pattern=r"mytool (\d+\.\d+\.\d+)",
+        watch=watch,
     )
 
 
@@ -257,3 +258,32 @@ def test_programs_default_to_each_commands_first_word() -> None:
         extra_versions={"jdk": ("mvn -v", "x")},
     )
     assert programs_of(pytest_like) == ("python3", "mvn")
+
+
+class WatchingPlugin:
+    @staticmethod
+    @hookimpl
+    def garuda_toolchains() -> Iterator[ToolchainRecord]:
+        yield ToolchainRecord(
+            name="mytool", description="mytool", load=lambda: _toolchain(("~/mytool-cache",))
+        )
+
+
+def test_a_replaced_watched_folder_is_probed_again(
+    tool: Fixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watched folder (``~`` is the check environment's HOME) that is wiped and made
+    again, as after cleaning a local repository, probes again; untouched, it is trusted."""
+    home = tmp_path / "home"
+    (home / "mytool-cache").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    plugins = PluginRegistry(load_entry_points=False)
+    plugins.register(WatchingPlugin(), name="mytool", distribution="test", version="0")
+    check(plugins)
+    assert check(plugins).cached is True
+    (home / "mytool-cache").rename(home / "old-cache")
+    (home / "mytool-cache").mkdir()
+    assert check(plugins).cached is False
+    (home / "mytool-cache").rmdir()
+    assert check(plugins).cached is False
+    assert tool.probes() == 3

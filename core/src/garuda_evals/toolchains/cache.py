@@ -88,7 +88,8 @@ def program_stamps(toolchain: Toolchain, env: Mapping[str, str]) -> list[dict[st
             return None
         stamps.append({"program": program, "path": found, "resolved": resolved, **stamp})
     for watched in toolchain.watch:
-        path = os.path.expanduser(watched.replace("~", env.get("HOME", "~"), 1))
+        home = env.get("HOME")
+        path = home + watched[1:] if watched.startswith("~") and home else watched
         try:
             stamps.append({"watch": watched, "path": path, **_stamp(path)})
         except OSError:
