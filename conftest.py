@@ -3,6 +3,9 @@
 With GARUDA_CHECK_TMP=1 (set by .ci/run), a session that leaves a new ``garuda-*`` entry
 in the temporary folder fails, naming the entries.
 
+Every test gets its own empty toolchain probe cache (``GARUDA_PROBE_CACHE``), so no test
+trusts a probe another test (or the user) ran, and none writes to the user's cache.
+
 With GARUDA_REQUIRE_TOOLS set (CI), a test that skips for a reason not on ``ALLOWED_SKIPS``
 is reported as failed, with its reason: in CI every test runs or says why it cannot.
 """
@@ -42,6 +45,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if left:
         print(f"\nthe tests left {len(left)} entries in the temporary folder: {left[:10]}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def _own_probe_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path_factory.mktemp("probe-cache")
+    monkeypatch.setenv("GARUDA_PROBE_CACHE", str(folder / "probes.json"))
 
 
 def skip_reason(report: pytest.TestReport) -> str:

@@ -1,4 +1,4 @@
-"""How fast ``garuda --help`` starts, against a bare ``python -c pass``, side by side.
+"""How fast ``garuda --help`` (and ``garuda eval --help``) start, against a bare ``python -c pass``.
 
 Usage: python bench/cli_startup.py [--runs N]
 Prints the median of each and the ratio; runs alternate so machine noise hits both alike.
@@ -26,16 +26,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
     runs = parser.parse_args().runs
-    bare, helps = [], []
+    bare, helps, eval_helps = [], [], []
     for _ in range(runs):
         bare.append(timed([sys.executable, "-c", "pass"]))
         helps.append(timed([GARUDA, "--help"]))
-    b, h = statistics.median(bare), statistics.median(helps)
-    print(f"python -c pass : {b:7.1f} ms (median of {runs})")
-    print(f"garuda --help  : {h:7.1f} ms (median of {runs})")
-    print(
-        f"ratio          : {h / b:7.2f}x  (garuda --help costs {h - b:.0f} ms over a bare interpreter)"
-    )
+        eval_helps.append(timed([GARUDA, "eval", "--help"]))
+    b = statistics.median(bare)
+    print(f"python -c pass     : {b:7.1f} ms (median of {runs})")
+    for label, times in (("garuda --help", helps), ("garuda eval --help", eval_helps)):
+        h = statistics.median(times)
+        print(
+            f"{label:<18} : {h:7.1f} ms  ratio {h / b:5.2f}x  (+{h - b:.0f} ms over a bare interpreter)"
+        )
 
 
 if __name__ == "__main__":

@@ -58,3 +58,22 @@ def test_missing_pytest_stops_the_run_before_any_task(tmp_path: Path) -> None:
     assert "pip install 'pytest>=7'" in done.stderr
     assert "No module named pytest" in done.stderr
     assert "PASS" not in done.stdout and "start:" not in done.stderr
+
+
+def test_the_pytest_probe_is_cached_across_runs_and_reprobe_runs_it(
+    tmp_path: Path, task_ids: list[str]
+) -> None:
+    """The first run probes, the next trusts the cache, ``--reprobe`` probes again; each
+    report says which (the probe cache is this test's own: see the root conftest)."""
+    seen = []
+    for name, extra in (("first", ()), ("second", ()), ("reprobe", ("--reprobe",))):
+        cwd = tmp_path / name
+        cwd.mkdir()
+        args = ("-s", "python", "-t", task_ids[0], "--executor", "host", *extra)
+        done = run_garuda("eval", "--agent", "oracle", *args, cwd=cwd)
+        assert done.returncode == 0, done.stdout + done.stderr
+        report = only_report(cwd)
+        seen.append(report["toolchainProbes"])
+        assert report["toolchains"]["pytest"]["version"]
+        assert report["settings"]["reprobe"] is bool(extra)
+    assert seen == [{"pytest": "probed"}, {"pytest": "cached"}, {"pytest": "probed"}]

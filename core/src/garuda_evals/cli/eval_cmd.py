@@ -78,6 +78,11 @@ def _core_options(command: click.Command) -> click.Command:
         ),
         click.option("--keep", is_flag=True, help="keep scratch folders"),
         click.option(
+            "--reprobe",
+            is_flag=True,
+            help="probe the toolchains again rather than trust the probe cache",
+        ),
+        click.option(
             "--list", "list_only", is_flag=True, help="list suites, task counts and toolchains"
         ),
         click.option(

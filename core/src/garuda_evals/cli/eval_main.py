@@ -63,6 +63,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             executor=options["executor"],
             backend=options.get("backend") or "local",
             keep=options["keep"],
+            reprobe=options.get("reprobe", False),
             report_format=options["report_format"],
             options=typed_options(registry, plugin_values(options)),
         )
@@ -71,7 +72,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
 
 
 FLAG_NAMES = {"suites": "--suite", "task_ids": "--task"}
-OUTPUT_ONLY = frozenset({"keep", "report_format", "resume", "retry_errors"})
+OUTPUT_ONLY = frozenset({"keep", "report_format", "resume", "retry_errors", "reprobe"})
 """Flags that may differ from the run being resumed: they change no result."""
 
 
@@ -95,7 +96,9 @@ def resumed_settings(
         if now != before:
             flag = FLAG_NAMES.get(name, "--" + (option or name).replace("_", "-"))
             raise UsageError(SETTINGS_DIFFER.format(flag=flag, now=now, before=before))
-    return stored.model_copy(update={"keep": fresh.keep, "report_format": fresh.report_format})
+    return stored.model_copy(
+        update={"keep": fresh.keep, "report_format": fresh.report_format, "reprobe": fresh.reprobe}
+    )
 
 
 def dispatch(

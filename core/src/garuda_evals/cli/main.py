@@ -12,6 +12,7 @@ from garuda_evals.errors import GarudaError
 from garuda_evals.plugins import known
 
 if TYPE_CHECKING:
+    from garuda_evals.cli.lazy import LazyGroup
     from garuda_evals.plugins.manager import PluginRegistry
 
 EXIT_CANNOT_START = 1
@@ -26,6 +27,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     from garuda_evals.cli.ab_cmd import build_ab_command
     from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import build_eval_command
+    from garuda_evals.cli.lazy import LazyGroup
     from garuda_evals.cli.plugins_cmd import plugins_command
     from garuda_evals.cli.regrade_cmd import regrade_command
     from garuda_evals.cli.report_cmd import report_command
@@ -36,7 +38,7 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
     registry = registry or get_registry()
     _show_warnings(registry)
 
-    @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+    @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
     @click.version_option(__version__, prog_name="garuda")
     def cli() -> None:
         """Measure AI coding agents on coding tasks: pass rate, steps, tokens, cost, time."""
@@ -66,7 +68,7 @@ def _show_warnings(registry: PluginRegistry) -> None:
     registry.warn = warn
 
 
-def _add_plugin_commands(cli: click.Group, registry: PluginRegistry) -> None:
+def _add_plugin_commands(cli: LazyGroup, registry: PluginRegistry) -> None:
     try:
         commands = registry.commands()
     except GarudaError as error:
@@ -76,7 +78,7 @@ def _add_plugin_commands(cli: click.Group, registry: PluginRegistry) -> None:
         if name in cli.commands:
             click.echo(f"garuda: warning: {registered.distribution} redefines '{name}'", err=True)
             continue
-        cli.add_command(registered.record.load(), name=name)
+        cli.add_record(name, registered.record)
 
 
 def main(argv: list[str] | None = None) -> int:

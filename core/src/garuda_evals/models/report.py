@@ -116,6 +116,9 @@ class Report(Model):
     executor: ExecutorRecord
     versions: dict[str, str]
     toolchains: dict[str, dict[str, str]] = Field(default_factory=dict)
+    toolchain_probes: dict[str, str] = Field(default_factory=dict)
+    """Per toolchain: ``probed`` (its probe ran in this run) or ``cached`` (a passing probe of an
+    earlier run, with the same programs, versions and environment, was trusted)."""
     summary: Summary
     tasks: list[TaskMean]
     results: list[TaskResult]

@@ -29,6 +29,7 @@ class RunSettings(Model):
     task_timeout_s: float = 600.0
     backend: str = "local"
     """The run backend (``--backend``): ``local``, or a plugin's (``ray``)."""
+    reprobe: bool = False
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def options_for(self, owner: str, model: type[M]) -> M:

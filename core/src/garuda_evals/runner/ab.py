@@ -131,7 +131,8 @@ async def prepare_arm(
     runners = {n: records[n].record.load() for n in {i.task.check.runner for i in selected}}
     choice = choose_executor(settings.executor, registry)
     print(f"arm {label}: executor {choice.backend.name} ({choice.reason})", file=stderr)
-    toolchains = await check_toolchains(registry, {n for i in selected for n in i.task.requires})
+    required = {n for i in selected for n in i.task.requires}
+    toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     limits = factory.limits(settings) or RunLimits()
     run_id = new_run_id()
     run_dir = evals_dir(cwd) / run_id

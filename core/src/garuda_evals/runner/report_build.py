@@ -121,6 +121,9 @@ def build_report(
         ),
         versions=versions_used if versions_used is not None else versions(registry),
         toolchains=toolchain_versions(toolchains),
+        toolchain_probes={
+            name: "cached" if status.cached else "probed" for name, status in toolchains.items()
+        },
         summary=summarize(results),
         tasks=task_means(results),
         results=results,

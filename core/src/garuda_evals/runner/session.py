@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import time
@@ -48,6 +49,7 @@ from garuda_evals.runner.resume import Resume, check_same
 from garuda_evals.runner.run import plan_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
+from garuda_evals.runner.stored_change import ChangeStore
 from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
 
@@ -139,7 +141,7 @@ async def run_eval(
     backend = choose_backend(registry, settings.backend)
     print(f"executor: {choice.backend.name} ({choice.reason})", file=stderr)
     required = {name for item in selected for name in item.task.requires}
-    toolchains = await check_toolchains(registry, required)
+    toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     await backend.prepare(settings, required)
     limits = factory.limits(settings) or RunLimits()
     if selected:
@@ -212,6 +214,7 @@ async def run_eval(
             live.line(f"[{tag(job)}] kept: {result.workspace}")
         registry.notify("garuda_task_finished", result=result)
 
+    changes = ChangeStore()
     context = TaskContext(
         settings=settings,
         agent=agent,
@@ -220,6 +223,7 @@ async def run_eval(
         emit=emit,
         hidden=hidden_project(cwd),
         task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
+        changes=changes,
     )
     registry.notify(
         "garuda_run_started",
@@ -227,7 +231,7 @@ async def run_eval(
     )
     results: list[TaskResult | None] = [None] * len(all_jobs)
     state = {"interrupted": False}
-    with anyio.CancelScope() as scope:
+    with anyio.CancelScope() as scope, contextlib.closing(changes):
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
             await backend.run_jobs(

@@ -11,10 +11,14 @@ and its ``.gitattributes`` cannot convert anything (see ``NEUTRAL_ATTRIBUTES``).
 
 from __future__ import annotations
 
+import hashlib
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -47,17 +51,26 @@ NEUTRAL_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding !eol !diff\n
 the bytes an agent wrote (a CRLF, an ``$Id$``), so the diff rebuilds them exactly."""
 
 
+def _bare_layout(git_dir: Path) -> None:
+    """The least git needs to take ``git_dir`` for a repository, written here: ``git init``
+    would cost a process and copy its template (sample hooks) only to be removed again."""
+    for folder in ("objects", "refs", "info"):
+        (git_dir / folder).mkdir(exist_ok=True)
+    (git_dir / "HEAD").write_text("ref: refs/heads/snapshots\n")
+    (git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
+
+
 class ChangeError(Exception):
     """Git could not snapshot, diff or apply a change."""
 
 
-def _env(git_dir: Path, work_tree: Path) -> dict[str, str]:
+def _env(git_dir: Path, work_tree: Path, index: Path) -> dict[str, str]:
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(git_dir),
         "GIT_DIR": str(git_dir),
         "GIT_WORK_TREE": str(work_tree),
-        "GIT_INDEX_FILE": str(git_dir / "snapshot-index"),
+        "GIT_INDEX_FILE": str(index),
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
         "LC_ALL": "C",
@@ -76,35 +89,152 @@ async def _git(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
     return done.stdout
 
 
-class ChangeRecorder:
-    """Snapshots of one folder in a private git folder; ``diff`` gives the change between them."""
+MEMO_TREES = 4096
+MEMO_DIFFS = 64
+MEMO_DIFF_BYTES = 64 * 1024
+
+
+def _encoded(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape") + b"\0"
+
+
+def _file_digest(path: str) -> bytes:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
+
+
+def folder_digest(folder: Path) -> str | None:
+    """A digest of all that a snapshot of ``folder`` records and more: every path with its
+    kind, a file's content and executable bits, a link's target (the folders and suffixes
+    that snapshots leave out are left out). Equal digests mean equal snapshot trees.
+
+    None when the folder holds a ``.git`` anywhere (a nested repository's entry depends on
+    its own history) or cannot be read: then only git says what the tree is.
+    """
+    digest = hashlib.sha256()
+    folders = [""]
+    try:
+        while folders:
+            relative = folders.pop()
+            with os.scandir(folder / relative) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+            for entry in entries:
+                if entry.name == ".git":
+                    return None
+                path = f"{relative}/{entry.name}" if relative else entry.name
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISDIR(mode):
+                    if entry.name not in SKIPPED_DIRS:
+                        digest.update(b"d" + _encoded(path))
+                        folders.append(path)
+                elif stat.S_ISLNK(mode):
+                    target = os.fsencode(os.readlink(entry.path))
+                    digest.update(b"l" + _encoded(path) + target + b"\0")
+                elif stat.S_ISREG(mode):
+                    if not path.endswith(SKIPPED_SUFFIXES):
+                        executable = b"x" if mode & 0o111 else b"-"
+                        digest.update(b"f" + executable + _encoded(path))
+                        digest.update(_file_digest(entry.path))
+                else:
+                    digest.update(b"o" + _encoded(path) + str(stat.S_IFMT(mode)).encode())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _remember(memo: dict[Any, Any], key: object, value: object, limit: int) -> None:
+    memo[key] = value
+    while len(memo) > limit:
+        memo.pop(next(iter(memo)))
+
+
+class ChangeStore:
+    """One private git folder for the snapshots of many runs of one process (a session).
+
+    Runs share its objects (a task's files are stored once however often it repeats) and
+    each keeps its own index; the folder is made on first use and removed once, by
+    ``close``, rather than made and removed per run. Git writes objects atomically, so
+    runs at the same time may share it. Outside the process that made it (a copy sent to
+    another process) it gives no folder, and recorders there use their own.
+    """
 
     def __init__(self) -> None:
-        self.git_dir = Path(tempfile.mkdtemp(prefix="garuda-change-"))
-        self._initialized = False
+        self._pid = os.getpid()
+        self._folder: Path | None = None
+        self.trees: dict[str, str] = {}
+        """Tree id by ``folder_digest``: a folder seen before (a task's fresh files, the
+        oracle's same solution) is not snapshotted by git again."""
+        self.diffs: dict[tuple[str, str], bytes] = {}
+        """Small diffs by their two trees (trees name their content, so this is exact)."""
+
+    def folder(self) -> Path | None:
+        """The shared git folder, made now if needed; None outside the making process."""
+        if os.getpid() != self._pid:
+            return None
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="garuda-change-"))
+            _bare_layout(self._folder)
+        return self._folder
+
+    def close(self) -> None:
+        """Remove the shared folder (every recorder using it is done)."""
+        if self._folder is not None and os.getpid() == self._pid:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
+class ChangeRecorder:
+    """Snapshots of one folder in a private git folder; ``diff`` gives the change between them.
+
+    With a ``store`` its objects go to the store's shared folder and only its own index is
+    removed by ``close``; without one it has a folder of its own.
+    """
+
+    def __init__(self, store: ChangeStore | None = None) -> None:
+        shared = store.folder() if store is not None else None
+        self._owned = shared is None
+        self._store = None if shared is None else store
+        self.git_dir = shared or Path(tempfile.mkdtemp(prefix="garuda-change-"))
+        self._index = self.git_dir / f"index-{secrets.token_hex(8)}"
+        self._initialized = not self._owned
 
     async def snapshot(self, folder: Path) -> str:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
-        env = _env(self.git_dir, folder)
+        digest = folder_digest(folder) if self._store is not None else None
+        if self._store is not None and digest in self._store.trees:
+            return self._store.trees[digest]
+        env = _env(self.git_dir, folder, self._index)
         if not self._initialized:
-            # no template: no sample hooks to copy in now and remove at the end of every run
-            await _git(["init", "--quiet", "--template="], env, self.git_dir)
-            (self.git_dir / "info").mkdir(exist_ok=True)
-            (self.git_dir / "info" / "attributes").write_text(NEUTRAL_ATTRIBUTES)
+            _bare_layout(self.git_dir)
             self._initialized = True
-        Path(env["GIT_INDEX_FILE"]).unlink(missing_ok=True)
+        self._index.unlink(missing_ok=True)
         await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
-        return (await _git(["write-tree"], env, folder)).decode().strip()
+        tree = (await _git(["write-tree"], env, folder)).decode().strip()
+        # Remembered only when the folder did not change while git read it.
+        if self._store is not None and digest is not None and folder_digest(folder) == digest:
+            _remember(self._store.trees, digest, tree, MEMO_TREES)
+        return tree
 
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
         """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal)."""
-        env = _env(self.git_dir, folder)
+        if self._store is not None and (before, after) in self._store.diffs:
+            return self._store.diffs[(before, after)]
+        env = _env(self.git_dir, folder, self._index)
         args = ["diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff"]
-        return await _git([*args, "--no-textconv", before, after], env, folder)
+        patch = await _git([*args, "--no-textconv", before, after], env, folder)
+        if self._store is not None and len(patch) <= MEMO_DIFF_BYTES:
+            _remember(self._store.diffs, (before, after), patch, MEMO_DIFFS)
+        return patch
 
     def close(self) -> None:
-        """Remove the private git folder."""
-        shutil.rmtree(self.git_dir, ignore_errors=True)
+        """Remove this recorder's index, and its git folder when it has its own."""
+        if self._owned:
+            shutil.rmtree(self.git_dir, ignore_errors=True)
+        else:
+            self._index.unlink(missing_ok=True)
 
 
 async def apply_stored_change(patch: Path, folder: Path) -> None:

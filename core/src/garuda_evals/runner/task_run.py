@@ -20,7 +20,7 @@ from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.selection import Selected
-from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder
+from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, ChangeStore
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class TaskContext:
     """Folders sandboxed commands must not read: the user's project (its history, earlier runs)."""
     task_timeout_s: float = 600.0
     """The agent's time per task: the user's, or the agent's own limit (a batch API's)."""
+    changes: ChangeStore | None = None
+    """Where runs keep their change snapshots together (None: each run its own git folder)."""
 
 
 def _base_policy(workspace: Path, context: TaskContext) -> SandboxPolicy:
@@ -134,7 +136,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
     executor: Executor | None = None
     progress = progress if progress is not None else Progress()
     row = new_row(job, workspace if settings.keep else None)
-    recorder = ChangeRecorder()
+    recorder = ChangeRecorder(context.changes)
     before: str | None = None
     try:
         await anyio.to_thread.run_sync(suite.materialize, task, workspace)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import anyio
 
+from garuda_evals.environment import check_environment
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.plugins.known import TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
-from garuda_evals.toolchains.probe import probe_toolchain
+from garuda_evals.toolchains.cache import ProbeCache, cache_file, probe_key
+from garuda_evals.toolchains.probe import probe_toolchain, read_versions
 
 
 def resolve_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, Toolchain]:
@@ -26,12 +28,25 @@ def resolve_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, T
     return found
 
 
-async def probe_all(toolchains: dict[str, Toolchain]) -> dict[str, ToolchainStatus]:
-    """Probe every toolchain at the same time."""
+async def probe_all(
+    toolchains: dict[str, Toolchain], *, reprobe: bool = False, cache: ProbeCache | None = None
+) -> dict[str, ToolchainStatus]:
+    """Probe every toolchain at the same time, or take its passing probe from ``cache`` when
+    nothing it is keyed by changed (never with ``reprobe``); passing probes are remembered."""
     statuses: dict[str, ToolchainStatus] = {}
+    env = check_environment()
 
     async def probe(name: str, toolchain: Toolchain) -> None:
-        statuses[name] = await probe_toolchain(toolchain)
+        versions = await read_versions(toolchain)
+        key = probe_key(toolchain, env, *versions)
+        if cache is not None and key is not None and not reprobe:
+            remembered = cache.lookup(toolchain, key)
+            if remembered is not None:
+                statuses[name] = remembered
+                return
+        statuses[name] = await probe_toolchain(toolchain, versions_read=versions)
+        if cache is not None and key is not None:
+            cache.remember(key, statuses[name])
 
     async with anyio.create_task_group() as group:
         for name, toolchain in toolchains.items():
@@ -50,9 +65,14 @@ def missing_message(status: ToolchainStatus) -> str:
     return "\n".join(lines)
 
 
-async def check_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, ToolchainStatus]:
-    """Probe; raise GarudaError (exit 1) with the hint when one is missing."""
-    statuses = await probe_all(resolve_toolchains(registry, names))
+async def check_toolchains(
+    registry: PluginRegistry, names: set[str], *, reprobe: bool = False
+) -> dict[str, ToolchainStatus]:
+    """Probe (or take a passing probe from the probe cache unless ``reprobe``); raise
+    GarudaError (exit 1) with the hint when one is missing."""
+    toolchains = resolve_toolchains(registry, names)
+    cache = ProbeCache(cache_file()) if toolchains else None
+    statuses = await probe_all(toolchains, reprobe=reprobe, cache=cache)
     for status in statuses.values():
         if not status.ok:
             raise GarudaError(missing_message(status))

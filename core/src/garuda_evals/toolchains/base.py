@@ -33,6 +33,12 @@ class Toolchain:
     min_version: str | None = None
     extra_versions: dict[str, tuple[str, str]] = field(default_factory=dict)
     """More versions to report: label -> (command, pattern), e.g. the JDK beside Maven."""
+    programs: tuple[str, ...] = ()
+    """The programs the checks run, found on PATH; a passing probe is remembered only while
+    each resolves to the same unchanged file (default: each command's first word)."""
+    watch: tuple[str, ...] = ()
+    """Files or folders (``~`` is the check environment's HOME) whose change also re-probes,
+    e.g. Maven's local repository that offline checks need."""
 
 
 @dataclass(frozen=True)
@@ -49,3 +55,5 @@ class ToolchainStatus:
     duration_ms: int = 0
     missing: str = ""
     """Programs the probe did not find, and where they are installed if not on PATH."""
+    cached: bool = False
+    """The passing probe was remembered from an earlier run, not run now (see ``cache``)."""

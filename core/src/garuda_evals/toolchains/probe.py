@@ -6,6 +6,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import anyio
 from packaging.version import InvalidVersion, Version
 
 from garuda_evals.environment import check_environment
@@ -33,27 +34,45 @@ def excerpt(output: str) -> str:
     )
 
 
-async def read_version(command: str, pattern: str) -> str | None:
-    """Run ``command`` and pull the version out of its output with ``pattern``."""
+async def _command_output(command: str) -> str | None:
     result = await HostExecutor().run(
         command,
         cwd=Path(tempfile.gettempdir()),
         env=check_environment(),
         timeout_s=VERSION_TIMEOUT_S,
     )
-    if result.exit_code != 0:
-        return None
-    match = re.search(pattern, result.output)
+    return result.output if result.exit_code == 0 else None
+
+
+def _match(output: str | None, pattern: str) -> str | None:
+    match = re.search(pattern, output) if output is not None else None
     return match.group(1) if match else None
 
 
-async def _versions(toolchain: Toolchain) -> tuple[str | None, dict[str, str]]:
+async def read_version(command: str, pattern: str) -> str | None:
+    """Run ``command`` and pull the version out of its output with ``pattern``."""
+    return _match(await _command_output(command), pattern)
+
+
+async def read_versions(toolchain: Toolchain) -> tuple[str | None, dict[str, str]]:
+    """The toolchain's version and its extra versions; each distinct command runs once, all
+    at the same time (``mvn -v`` gives both Maven's and the JDK's)."""
+    commands = [command for command, _ in toolchain.extra_versions.values()]
+    commands += [toolchain.version_command] if toolchain.version_command else []
+    outputs: dict[str, str | None] = {}
+
+    async def run(command: str) -> None:
+        outputs[command] = await _command_output(command)
+
+    async with anyio.create_task_group() as group:
+        for command in dict.fromkeys(commands):
+            group.start_soon(run, command)
     version = None
     if toolchain.version_command:
-        version = await read_version(toolchain.version_command, toolchain.version_pattern)
+        version = _match(outputs[toolchain.version_command], toolchain.version_pattern)
     extra: dict[str, str] = {}
     for label, (command, pattern) in toolchain.extra_versions.items():
-        found = await read_version(command, pattern)
+        found = _match(outputs[command], pattern)
         if found:
             extra[label] = found
     return version, extra
@@ -68,9 +87,14 @@ def _too_old(version: str | None, minimum: str | None) -> bool:
         return False
 
 
-async def probe_toolchain(toolchain: Toolchain) -> ToolchainStatus:
-    """Run the probe project; ok only when it exits 0 and the version is new enough."""
-    version, versions = await _versions(toolchain)
+async def probe_toolchain(
+    toolchain: Toolchain, *, versions_read: tuple[str | None, dict[str, str]] | None = None
+) -> ToolchainStatus:
+    """Run the probe project; ok only when it exits 0 and the version is new enough.
+
+    ``versions_read`` are the versions when the caller has read them already.
+    """
+    version, versions = versions_read or await read_versions(toolchain)
     if _too_old(version, toolchain.min_version):
         return ToolchainStatus(
             name=toolchain.name,

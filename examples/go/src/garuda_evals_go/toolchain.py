@@ -49,4 +49,6 @@ def go_toolchain() -> Toolchain:
         version_command="go version",
         version_pattern=r"go version go(\d+\.\d+(?:\.\d+)?)",
         min_version=MIN_GO,
+        programs=("go",),
+        watch=(str(module_cache()), str(build_cache())),
     )

@@ -40,4 +40,6 @@ def maven_toolchain() -> Toolchain:
         version_pattern=MAVEN_VERSION_PATTERN,
         min_version=MIN_MAVEN,
         extra_versions={"jdk": (VERSION_COMMAND, JDK_VERSION_PATTERN)},
+        programs=("mvn", "java"),
+        watch=("~/.m2/repository",),
     )

@@ -32,6 +32,12 @@ PROBE_COMMAND = (
     " --noconftest -p no:cacheprovider"
 )
 
+# pytest's version from its installed metadata: a third of the time of ``-m pytest
+# --version``, which imports all of pytest (the probe that follows runs it anyway).
+VERSION_COMMAND = (
+    'python3 -P -c \'from importlib.metadata import version; print("pytest", version("pytest"))\''
+)
+
 HINT = (
     "The python suite runs `python3 -P -m pytest` with the python3 first on PATH (the "
     "virtual environment's when garuda runs from one). It needs Python 3.11 or newer with "
@@ -53,7 +59,7 @@ def pytest_toolchain() -> Toolchain:
         },
         probe_command=PROBE_COMMAND,
         aliases=("python",),
-        version_command="python3 -m pytest --version",
+        version_command=VERSION_COMMAND,
         version_pattern=r"pytest (\d+(?:\.\d+)+)",
         min_version=PYTEST_MIN_VERSION,
         extra_versions={"python": ("python3 --version", r"Python (\d+(?:\.\d+)+)")},

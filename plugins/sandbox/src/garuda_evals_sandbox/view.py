@@ -10,6 +10,7 @@ emptied: the homes, ``policy.hidden`` and the package folders of installed garud
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -91,6 +92,16 @@ def system_roots() -> list[Path]:
     return [root for root in SYSTEM_ROOTS if os.path.lexists(root)]
 
 
+@functools.lru_cache(maxsize=16)
+def _toolchain_candidates(
+    env: tuple[tuple[str, str], ...], hiding: tuple[Path, ...]
+) -> tuple[Path, ...]:
+    """``toolchain_candidates`` once per environment and hidden set in a process: it resolves
+    every PATH entry and tool (tens of ``realpath`` calls) for each command otherwise. Only
+    what is shown read-only is cached; what is hidden is worked out for every command."""
+    return tuple(toolchain_candidates(dict(env), list(hiding)))
+
+
 def plan_view(policy: SandboxPolicy, env: Mapping[str, str]) -> View:
     """The allow-list for one command of ``policy`` with environment ``env``."""
     workspace = canonical(policy.workspace)
@@ -100,7 +111,8 @@ def plan_view(policy: SandboxPolicy, env: Mapping[str, str]) -> View:
     hiding = [SYSTEM_TMP, *home_dirs, *hidden_dirs]
     protected = _protected(policy.read_only, workspace)
     extra = [canonical(p) for p in policy.read_only if not _inside_workspace(p, workspace)]
-    candidates = [*toolchain_candidates(env, hiding), *extra, *map(canonical, ETC_LINKS)]
+    shown_tools = _toolchain_candidates(tuple(sorted(env.items())), tuple(hiding))
+    candidates = [*shown_tools, *extra, *map(canonical, ETC_LINKS)]
     # A shown virtual environment (a repo task's linked .venv) needs its interpreter too;
     # never one inside the workspace, whose pyvenv.cfg the agent could write.
     venvs = [

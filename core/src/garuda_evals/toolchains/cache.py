@@ -1,0 +1,214 @@
+"""Passing toolchain probes remembered across runs, keyed by what the probe depended on.
+
+A probe runs a whole tiny project (a pytest run, a Maven build), so garuda remembers the
+ones that passed in ``$XDG_CACHE_HOME/garuda/probes.json`` (``~/.cache`` without it;
+``$GARUDA_PROBE_CACHE`` names another file). An entry is used only when everything it was
+keyed by is unchanged: the toolchain's definition (probe project, commands, minimum
+version), the check environment (PATH, HOME, JAVA_HOME, VIRTUAL_ENV, ...), the versions its
+version commands print now, and for each of its programs the path PATH resolves it to, the
+file that path points at, and that file's inode, size and modification and change times.
+Replacing, upgrading, moving or removing a program therefore probes again, as does
+``--reprobe``. A failing probe is never remembered. A cache file that cannot be read is
+ignored with one line on stderr and rewritten by the next passing probe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
+
+CACHE_ENV = "GARUDA_PROBE_CACHE"
+FORMAT = 1
+MAX_ENTRIES = 64
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def cache_file(env: Mapping[str, str] | None = None) -> Path:
+    """``$GARUDA_PROBE_CACHE``, else ``$XDG_CACHE_HOME/garuda/probes.json`` (``~/.cache``)."""
+    env = os.environ if env is None else env
+    if env.get(CACHE_ENV):
+        return Path(env[CACHE_ENV])
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "garuda" / "probes.json"
+
+
+def programs_of(toolchain: Toolchain) -> tuple[str, ...]:
+    """The toolchain's declared programs, else the first word of each of its commands."""
+    if toolchain.programs:
+        return toolchain.programs
+    commands = [toolchain.probe_command, toolchain.version_command or ""]
+    commands += [command for command, _ in toolchain.extra_versions.values()]
+    found: list[str] = []
+    for command in commands:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            continue
+        words = [word for word in words if not ASSIGNMENT.match(word)]
+        if words and words[0] not in found:
+            found.append(words[0])
+    return tuple(found)
+
+
+def _stamp(path: str) -> dict[str, Any]:
+    info = os.stat(path)
+    return {
+        "ino": info.st_ino,
+        "dev": info.st_dev,
+        "size": info.st_size,
+        "mtime_ns": info.st_mtime_ns,
+        "ctime_ns": info.st_ctime_ns,
+    }
+
+
+def program_stamps(toolchain: Toolchain, env: Mapping[str, str]) -> list[dict[str, Any]] | None:
+    """Each program as PATH resolves it now; None when one is not found (nothing to key by)."""
+    stamps = []
+    for program in programs_of(toolchain):
+        found = shutil.which(program, path=env.get("PATH"))
+        if found is None:
+            return None
+        resolved = os.path.realpath(found)
+        try:
+            stamp = _stamp(resolved)
+        except OSError:
+            return None
+        stamps.append({"program": program, "path": found, "resolved": resolved, **stamp})
+    for watched in toolchain.watch:
+        home = env.get("HOME")
+        path = home + watched[1:] if watched.startswith("~") and home else watched
+        try:
+            stamps.append({"watch": watched, "path": path, **_stamp(path)})
+        except OSError:
+            stamps.append({"watch": watched, "path": path, "missing": True})
+    return stamps
+
+
+def definition(toolchain: Toolchain) -> dict[str, Any]:
+    """What of the toolchain's definition a passing probe depends on."""
+    return {
+        "name": toolchain.name,
+        "probe_files": toolchain.probe_files,
+        "probe_command": toolchain.probe_command,
+        "version_command": toolchain.version_command,
+        "version_pattern": toolchain.version_pattern,
+        "min_version": toolchain.min_version,
+        "extra_versions": {k: list(v) for k, v in toolchain.extra_versions.items()},
+    }
+
+
+def probe_key(
+    toolchain: Toolchain,
+    env: Mapping[str, str],
+    version: str | None,
+    versions: Mapping[str, str],
+) -> dict[str, Any] | None:
+    """Everything a cached probe is keyed by, or None when a program is missing."""
+    stamps = program_stamps(toolchain, env)
+    if stamps is None:
+        return None
+    return {
+        "definition": definition(toolchain),
+        "environment": dict(sorted(env.items())),
+        "version": version,
+        "versions": dict(sorted(versions.items())),
+        "programs": stamps,
+    }
+
+
+def _digest(key: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+class ProbeCache:
+    """The cache file, read once; ``remember`` writes it back (atomically) at once."""
+
+    def __init__(self, path: Path, *, warn: TextIO | None = None) -> None:
+        self.path = path
+        self._warn = warn if warn is not None else sys.stderr
+        self.entries: dict[str, dict[str, Any]] = self._read()
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return {}  # nothing cached yet; a path that cannot be written says so on write
+        except (OSError, UnicodeDecodeError) as error:
+            return self._ignore(f"cannot be read ({error})")
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            return self._ignore(f"is not JSON ({error})")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return self._ignore(f"is not format {FORMAT}")
+        entries = data.get("entries")
+        if not isinstance(entries, dict) or not all(isinstance(e, dict) for e in entries.values()):
+            return self._ignore("has no valid 'entries'")
+        return entries
+
+    def _ignore(self, reason: str) -> dict[str, dict[str, Any]]:
+        print(f"garuda: ignoring the probe cache {self.path}: it {reason}", file=self._warn)
+        return {}
+
+    def lookup(self, toolchain: Toolchain, key: Mapping[str, Any]) -> ToolchainStatus | None:
+        """The passing status stored under exactly ``key``, else None."""
+        entry = self.entries.get(_digest(key))
+        if entry is None or entry.get("key") != json.loads(json.dumps(key)):
+            return None
+        status = entry.get("status")
+        if not isinstance(status, dict) or status.get("ok") is not True:
+            return None
+        return ToolchainStatus(
+            name=toolchain.name,
+            ok=True,
+            version=key.get("version"),
+            versions=dict(key.get("versions", {})),
+            duration_ms=0,
+            cached=True,
+        )
+
+    def remember(self, key: Mapping[str, Any], status: ToolchainStatus) -> None:
+        """Store a passing probe under ``key``; the file is replaced whole, never half-written."""
+        if not status.ok:
+            return
+        self.entries[_digest(key)] = {
+            "key": key,
+            "status": {
+                "ok": True,
+                "version": status.version,
+                "versions": status.versions,
+                "duration_ms": status.duration_ms,
+            },
+            "probed_at": time.time(),
+        }
+        newest = sorted(self.entries.items(), key=lambda item: -_probed_at(item[1]))
+        self.entries = dict(newest[:MAX_ENTRIES])
+        text = json.dumps({"format": FORMAT, "entries": self.entries}, indent=1, sort_keys=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".probes-", dir=self.path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, self.path)
+        except OSError as error:
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(temporary)
+            print(f"garuda: the probe cache {self.path} was not written: {error}", file=self._warn)
+
+
+def _probed_at(entry: Mapping[str, Any]) -> float:
+    value = entry.get("probed_at")
+    return float(value) if isinstance(value, int | float) else 0.0

@@ -1,0 +1,289 @@
+"""The toolchain probe cache: a passing probe is trusted again only while nothing it was
+keyed by changed (the program's file, its version, the environment), never a failing one,
+never with ``--reprobe``, and never from an entry planted for another program or mtime."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+
+from garuda_evals.api import Toolchain, ToolchainRecord, hookimpl
+from garuda_evals.environment import check_environment
+from garuda_evals.errors import GarudaError
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.runner.toolchain_check import check_toolchains
+from garuda_evals.toolchains.base import ToolchainStatus
+from garuda_evals.toolchains.cache import (
+    ProbeCache,
+    _digest,
+    cache_file,
+    probe_key,
+    programs_of,
+)
+
+TOOL = """#!/bin/sh
+if [ "$1" = "--version" ]; then echo "mytool $(cat {version})"; exit 0; fi
+echo probed >> {log}
+exit {code}
+"""
+
+
+class Fixture:
+    """A program ``mytool`` on PATH whose probe runs are counted in a log."""
+
+    def __init__(self, root: Path) -> None:
+        self.bin = root / "bin"
+        self.bin.mkdir()
+        self.log = root / "probes.log"
+        self.version = root / "version.txt"
+        self.version.write_text("1.2.3\n")
+        self.cache = Path(os.environ["GARUDA_PROBE_CACHE"])
+        self.install()
+
+    def install(self, code: int = 0, extra: str = "") -> None:
+        """Write the program anew (a new file, so a new inode), as an upgrade would."""
+        text = TOOL.format(version=self.version, log=self.log, code=code) + extra
+        fresh = self.bin / ".mytool.new"
+        fresh.write_text(text)
+        fresh.chmod(0o755)
+        os.replace(fresh, self.bin / "mytool")
+
+    def probes(self) -> int:
+        return len(self.log.read_text().splitlines()) if self.log.exists() else 0
+
+
+def _toolchain(watch: tuple[str, ...] = ()) -> Toolchain:
+    return Toolchain(
+        name="mytool",
+        description="a program on PATH whose probe is counted",
+        hint="install mytool",
+        probe_files={"probe.txt": "x"},
+        probe_command="mytool probe",
+        version_command="mytool --version",
+        version_pattern=r"mytool (\d+\.\d+\.\d+)",
+        watch=watch,
+    )
+
+
+class Plugin:
+    @staticmethod
+    @hookimpl
+    def garuda_toolchains() -> Iterator[ToolchainRecord]:
+        yield ToolchainRecord(name="mytool", description="mytool", load=_toolchain)
+
+
+@pytest.fixture
+def tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fixture:
+    fixture = Fixture(tmp_path)
+    monkeypatch.setenv("PATH", f"{fixture.bin}{os.pathsep}{os.environ['PATH']}")
+    return fixture
+
+
+@pytest.fixture
+def registry() -> PluginRegistry:
+    plugins = PluginRegistry(load_entry_points=False)
+    plugins.register(Plugin(), name="mytool", distribution="test", version="0")
+    return plugins
+
+
+def check(registry: PluginRegistry, *, reprobe: bool = False) -> ToolchainStatus:
+    statuses = anyio.run(lambda: check_toolchains(registry, {"mytool"}, reprobe=reprobe))
+    return statuses["mytool"]
+
+
+def test_a_passing_probe_is_remembered_and_trusted_while_nothing_changed(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    first = check(registry)
+    assert (first.ok, first.cached, tool.probes()) == (True, False, 1)
+    second = check(registry)
+    assert (second.ok, second.cached, second.version, tool.probes()) == (True, True, "1.2.3", 1)
+    assert tool.cache.is_file()
+
+
+def test_a_replaced_program_is_probed_again(tool: Fixture, registry: PluginRegistry) -> None:
+    check(registry)
+    tool.install(extra="# a new build\n")
+    assert check(registry).cached is False
+    assert tool.probes() == 2
+
+
+def test_a_program_touched_in_place_is_probed_again(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    check(registry)
+    program = tool.bin / "mytool"
+    stamp = program.stat()
+    os.utime(program, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
+    assert check(registry).cached is False
+    assert tool.probes() == 2
+
+
+def test_a_new_version_is_probed_again_though_the_program_file_is_the_same(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    check(registry)
+    tool.version.write_text("1.2.4\n")
+    status = check(registry)
+    assert (status.cached, status.version, tool.probes()) == (False, "1.2.4", 2)
+
+
+def test_a_removed_program_is_probed_and_fails(tool: Fixture, registry: PluginRegistry) -> None:
+    check(registry)
+    (tool.bin / "mytool").unlink()
+    with pytest.raises(GarudaError, match="toolchain mytool is not ready"):
+        check(registry)
+
+
+def test_a_failing_probe_is_not_remembered(tool: Fixture, registry: PluginRegistry) -> None:
+    tool.install(code=1)
+    with pytest.raises(GarudaError):
+        check(registry)
+    assert not tool.cache.exists()
+    with pytest.raises(GarudaError):
+        check(registry)
+    assert tool.probes() == 2
+
+
+def test_a_program_that_starts_failing_after_a_change_is_caught(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    check(registry)
+    tool.install(code=1)
+    with pytest.raises(GarudaError):
+        check(registry)
+
+
+def test_reprobe_probes_though_a_passing_probe_is_remembered(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    check(registry)
+    status = check(registry, reprobe=True)
+    assert (status.cached, tool.probes()) == (False, 2)
+    assert check(registry).cached is True
+
+
+def _current_key(tool: Fixture) -> dict[str, object]:
+    key = probe_key(_toolchain(), check_environment(), "1.2.3", {})
+    assert key is not None
+    return key
+
+
+def _plant(tool: Fixture, digest: str, key: object) -> None:
+    entry = {"key": key, "status": {"ok": True, "versions": {}}, "probed_at": 0}
+    tool.cache.parent.mkdir(parents=True, exist_ok=True)
+    tool.cache.write_text(json.dumps({"format": 1, "entries": {digest: entry}}))
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [("mtime_ns", 1), ("path", "/elsewhere/mytool"), ("resolved", "/elsewhere/mytool")],
+)
+def test_a_planted_ok_entry_for_another_program_file_is_not_trusted(
+    tool: Fixture, registry: PluginRegistry, field: str, value: object
+) -> None:
+    key = _current_key(tool)
+    planted = json.loads(json.dumps(key))
+    planted["programs"][0][field] = value
+    # Under the digest the current key looks up, but keyed by another file: not trusted.
+    _plant(tool, _digest(key), planted)
+    assert check(registry).cached is False
+    # Under its own digest it is simply never looked up.
+    _plant(tool, _digest(planted), planted)
+    assert check(registry).cached is False
+    assert tool.probes() == 2
+
+
+def test_the_check_of_the_planted_entries_fails_when_the_key_is_not_compared(
+    tool: Fixture, registry: PluginRegistry
+) -> None:
+    """The planted entry above is the exact current key but for one field: stored whole,
+    it is trusted (so the test above fails if lookups stop comparing what is stored)."""
+    key = _current_key(tool)
+    _plant(tool, _digest(key), key)
+    assert check(registry).cached is True
+    assert tool.probes() == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "[]", '{"format": 99, "entries": {}}', '{"format": 1, "entries": [1]}', "\xff"],
+)
+def test_a_corrupt_cache_file_is_ignored_with_one_line_and_rewritten(
+    tool: Fixture, registry: PluginRegistry, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tool.cache.parent.mkdir(parents=True, exist_ok=True)
+    tool.cache.write_bytes(text.encode("latin-1"))
+    assert check(registry).cached is False
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"garuda: ignoring the probe cache {tool.cache}")
+    assert json.loads(tool.cache.read_text())["format"] == 1
+    assert check(registry).cached is True
+
+
+def test_an_unwritable_cache_folder_is_one_line_and_the_run_goes_on(
+    tool: Fixture, registry: PluginRegistry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("GARUDA_PROBE_CACHE", str(blocker / "probes.json"))
+    warnings = io.StringIO()
+    cache = ProbeCache(cache_file(), warn=warnings)
+    cache.remember(_current_key(tool), ToolchainStatus(name="mytool", ok=True))
+    assert warnings.getvalue().count("\n") == 1 and "was not written" in warnings.getvalue()
+    assert check(registry).ok
+
+
+def test_the_cache_file_follows_xdg_cache_home() -> None:
+    assert cache_file({"XDG_CACHE_HOME": "/x"}) == Path("/x/garuda/probes.json")
+    assert cache_file({"XDG_CACHE_HOME": "/x", "GARUDA_PROBE_CACHE": "/y.json"}) == Path("/y.json")
+    assert cache_file({}) == Path.home() / ".cache" / "garuda" / "probes.json"
+
+
+def test_programs_default_to_each_commands_first_word() -> None:
+    assert programs_of(_toolchain()) == ("mytool",)
+    pytest_like = Toolchain(
+        name="p",
+        description="",
+        hint="",
+        probe_files={},
+        probe_command="A=1 B=2 python3 -P -m pytest",
+        version_command="python3 --version",
+        extra_versions={"jdk": ("mvn -v", "x")},
+    )
+    assert programs_of(pytest_like) == ("python3", "mvn")
+
+
+class WatchingPlugin:
+    @staticmethod
+    @hookimpl
+    def garuda_toolchains() -> Iterator[ToolchainRecord]:
+        yield ToolchainRecord(
+            name="mytool", description="mytool", load=lambda: _toolchain(("~/mytool-cache",))
+        )
+
+
+def test_a_replaced_watched_folder_is_probed_again(
+    tool: Fixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watched folder (``~`` is the check environment's HOME) that is wiped and made
+    again, as after cleaning a local repository, probes again; untouched, it is trusted."""
+    home = tmp_path / "home"
+    (home / "mytool-cache").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    plugins = PluginRegistry(load_entry_points=False)
+    plugins.register(WatchingPlugin(), name="mytool", distribution="test", version="0")
+    check(plugins)
+    assert check(plugins).cached is True
+    (home / "mytool-cache").rename(home / "old-cache")
+    (home / "mytool-cache").mkdir()
+    assert check(plugins).cached is False
+    (home / "mytool-cache").rmdir()
+    assert check(plugins).cached is False
+    assert tool.probes() == 3
