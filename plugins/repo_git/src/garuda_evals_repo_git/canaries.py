@@ -122,6 +122,34 @@ def pytest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     )
 
 
+def unittest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A ``test_*.py`` module with one ``unittest.TestCase`` beside one of the task's test
+    modules; ids are ``<dotted module>.<Class>::<method>`` as the unittest report names them."""
+    anchor = _pytest_anchor(task, workspace)
+    if anchor is None:
+        return None
+    rng = random.Random(nonce)
+    folder = PurePosixPath(anchor).parent
+    relative = _free(workspace, folder, [f"test_{'_'.join(_words(rng))}.py" for _ in range(5)])
+    if relative is None:
+        return None
+    cls = "".join(word.title() for word in _words(rng)) + "Test"
+    passing, failing = (f"test_{'_'.join(_words(rng))}" for _ in range(2))
+    a, b = _numbers(rng)
+    text = (
+        f"import unittest\n\n\nclass {cls}(unittest.TestCase):\n"
+        f"    def {passing}(self):\n        self.assertEqual({a} + {b}, {a + b})\n\n"
+        f"    def {failing}(self):\n        self.assertEqual({a} * {b}, {a * b + 1}, {nonce!r})\n"
+    )
+    module = relative[: -len(".py")].replace("/", ".")
+    return Canaries(
+        files={relative: text},
+        must_fail=f"{module}.{cls}::{failing}",
+        must_pass=f"{module}.{cls}::{passing}",
+        args=(relative,),
+    )
+
+
 def _js_file(anchor: str, rng: random.Random, workspace: Path) -> str | None:
     pure = PurePosixPath(anchor)
     found = JS_TEST.match(pure.name)
@@ -296,6 +324,7 @@ def go_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
 BUILDERS = {
     "go": go_canaries,
     "pytest": pytest_canaries,
+    "unittest": unittest_canaries,
     "node": node_canaries,
     "vitest": vitest_canaries,
     "jest": jest_canaries,

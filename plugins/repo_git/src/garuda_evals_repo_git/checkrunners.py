@@ -16,6 +16,7 @@ NAMES = {
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
     "mocha": "repo-mocha",
+    "unittest": "repo-unittest",
 }
 
 
@@ -31,8 +32,8 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
         return BUILDERS[self.kind](task, workspace, nonce)
 
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
-        """pytest: agent modules on the check's package roots that shadow the runner's."""
-        if self.kind != "pytest":
+        """Python: agent modules on the check's package roots that shadow the runner's."""
+        if self.kind not in ("pytest", "unittest"):
             return []
         return shadow_refusals(task.check.command, changed)
 

@@ -20,7 +20,6 @@ EXAMPLES = {
     "mocha": "node_modules/.bin/mocha --reporter xunit --reporter-option output={junit} {files}",
     "borp": "node --test --test-reporter=junit --test-reporter-destination={junit} {files}",
     "tap": "node --test --test-reporter=junit --test-reporter-destination={junit} {files}",
-    "unittest": "python3 -m pytest --junitxml={junit} {files}",
 }
 GENERIC_EXAMPLE = "./run-tests --junit-report {junit} {files}"
 RUN_EXAMPLES = {
@@ -28,6 +27,7 @@ RUN_EXAMPLES = {
     "vitest": "npx vitest run {files}",
     "jest": "npx jest {files}",
     "pytest": "python3 -m pytest {files}",
+    "unittest": "python3 -m unittest {files}",
     "maven": "./mvnw -B test",
     "go": "go test ./...",
 }

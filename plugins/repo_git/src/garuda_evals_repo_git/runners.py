@@ -25,6 +25,7 @@ from garuda_evals_repo_git.scripts import (
     segments,
     settings_of,
 )
+from garuda_evals_repo_git.unittest_report import command as unittest_command
 
 REPORT = "{junit}"
 CANARIES = "{canaries}"
@@ -62,6 +63,7 @@ CHECK_RUNNER = {
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
     "mocha": "repo-mocha",
+    "unittest": "repo-unittest",
 }
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
@@ -75,6 +77,7 @@ CONFIG_FILES = {
     "go": ["go.mod", "go.sum"],
     "maven": ["pom.xml"],
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
+    "unittest": ["pyproject.toml", "setup.cfg", "unittest.py", "unittest/"],
     "node": ["package.json"],
     "vitest": [
         "package.json",
@@ -105,6 +108,8 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
     """
     for index, word in enumerate(words[:4]):
         name = PurePosixPath(word).name
+        if word == "-m" and words[index + 1 : index + 2] == ["unittest"] and index > 0:
+            return "unittest", shlex.join(words[:index])
         if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
@@ -150,7 +155,7 @@ class TestCommand:
     def runnable(self, test_files: list[str]) -> list[str]:
         """The test files to hand to the runner (helpers, fixtures and configuration left out)."""
         test_files = [f for f in test_files if PurePosixPath(f).name not in TEST_SUPPORT]
-        if self.kind == "pytest":
+        if self.kind in ("pytest", "unittest"):
             return [
                 f
                 for f in test_files
@@ -173,6 +178,8 @@ class TestCommand:
             return self.prefix
         if self.kind == "go":
             return self._go(files, REPORT)
+        if self.kind == "unittest":
+            return unittest_command(self.prefix, self.roots, REPORT, quoted)
         flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
@@ -205,6 +212,9 @@ class TestCommand:
             return self.prefix, CHECK_RUNNER[self.kind]
         if self.kind == "go":
             return self._go(files, GO_JSON), CHECK_RUNNER["go"]
+        if self.kind == "unittest":
+            command = unittest_command(self.prefix, self.roots, REPORT, shlex.join(files))
+            return f"{command} {CANARIES}", CHECK_RUNNER["unittest"]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -215,7 +225,7 @@ class TestCommand:
             return self.base.replace("{files}", shlex.join(files)), "junit"
         raise UsageError(
             f"the check cannot prove that tests ran with '{self.base}': garuda knows node "
-            "--test, vitest, jest, mocha, pytest, Maven and go test; for another runner give "
+            "--test, vitest, jest, mocha, pytest, unittest, Maven and go test; for another runner give "
             "--test-command with {junit} where it writes JUnit XML and {files} for the task's "
             'test files, for example --test-command "./run-tests --junit-xml {junit} {files}"'
         )
@@ -269,7 +279,7 @@ def _given_runner(command: str) -> TestCommand | None:
     kind = runner_of(parts[0])
     if kind not in CHECK_RUNNER:
         return None
-    if kind == "pytest":
+    if kind in ("pytest", "unittest"):
         found = _runner_kind(shlex.split(before))
         prefix = found[1] if found else before.strip()
     else:
