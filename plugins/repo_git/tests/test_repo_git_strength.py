@@ -101,6 +101,21 @@ def test_min_strength_keeps_only_strong_tasks(graded: Any) -> None:
     assert "(cached)" in built.stdout, "verdicts and strengths come from the cache"
 
 
+def test_min_strength_replaces_a_weak_task_with_a_strong_older_one(graded: Any) -> None:
+    """``--max-tasks 1``: the newest kept task is the weak one; it is replaced by proving the
+    next candidate, so one strong task is saved (before, nothing was)."""
+    built = run_garuda(
+        "eval", "--from-git", "--max-tasks", "1", "--min-strength", "0.5", cwd=graded.repo.root
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "0 of 1 task(s) reach --min-strength 0.5: proving more candidates for 1 more" in (
+        built.stdout
+    )
+    saved = json.loads((graded.repo.root / ".garuda/evals/repo-suite.json").read_text())
+    assert [t["commit"] for t in saved["tasks"]] == [graded.strong]
+    assert "Kept 1 task(s) of 2 candidate(s) proved" in built.stdout, built.stdout
+
+
 def test_strength_in_the_listing_and_the_report(graded: Any) -> None:
     listed = run_garuda("eval", "--list", cwd=graded.repo.root)
     assert "strength median" in listed.stdout, listed.stdout

@@ -12,22 +12,22 @@ from typing import Any
 import anyio
 
 from garuda_evals.api import GarudaError, SuiteBuilder
-from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
-from garuda_evals_repo_git.mining import PROGRESS_EVERY_S, mine
+from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
+from garuda_evals_repo_git.rounds import Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
-from garuda_evals_repo_git.strength import measure
 from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
-from garuda_evals_repo_git.summary import kept_in_order, print_summary
+from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
 PROBE_FILES = 3
@@ -102,22 +102,11 @@ class GitSuiteBuilder(SuiteBuilder):
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
+        rounds = Rounds(prover, candidates, cache, deps, opts, echo, self.progress_every_s)
         try:
-            outcomes = anyio.run(
-                mine,
-                prover,
-                candidates,
-                cache,
-                int(opts["max_tasks"]),
-                int(opts["parallel"]),
-                echo,
-                self.progress_every_s,
-            )
+            kept, outcomes, first_failure = rounds.run(skipped)
         finally:
             cache.save()  # an interrupted build keeps the verdicts it reached
-        kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
-        kept = _measure_strength(prover, kept, deps, opts, cache, echo)
-        kept = _strong_enough(kept, opts["min_strength"], skipped, echo)
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
             for task in tasks:
@@ -139,58 +128,6 @@ class GitSuiteBuilder(SuiteBuilder):
             first_failure=first_failure,
         )
         return 0 if kept else 1
-
-
-def _measure_strength(
-    prover: Prover,
-    kept: list[tuple[Candidate, Verdict]],
-    deps: list[str],
-    opts: dict[str, Any],
-    cache: VerdictCache,
-    echo: Callable[[str], None],
-) -> list[tuple[Candidate, Verdict]]:
-    """Each kept task's strength (cached with its verdict), one line per task."""
-    limit, parallel = int(opts["mutants"]), max(2, int(opts["parallel"]))
-    measured: list[tuple[Candidate, Verdict]] = []
-    for candidate, verdict in kept:
-        sha = candidate.commit.sha
-        if verdict.strength is None and verdict.mutants == 0 and limit > 0:
-            found = anyio.run(measure, prover, candidate, deps, parallel, limit)
-            verdict = verdict.model_copy(
-                update={
-                    "strength": found.score,
-                    "mutants": found.mutants,
-                    "survivors": found.survivors,
-                }
-            )
-            cache.put(sha, prover.command.cache_key, verdict)
-        measured.append((candidate, verdict))
-        if verdict.mutants:
-            survivors = "; ".join(verdict.survivors[:3]) or "none"
-            echo(
-                f"strength {verdict.strength:.2f} {sha[:12]}: its tests reject "
-                f"{verdict.mutants - len(verdict.survivors)} of {verdict.mutants} mutant(s) "
-                f"(survivors: {survivors})"
-            )
-        elif limit > 0:
-            echo(f"strength  -   {sha[:12]}: no mutant could be made of its change")
-    cache.save()
-    return measured
-
-
-def _strong_enough(
-    kept: list[tuple[Candidate, Verdict]],
-    minimum: float | None,
-    skipped: Counter[str],
-    echo: Callable[[str], None],
-) -> list[tuple[Candidate, Verdict]]:
-    """With ``--min-strength``, the tasks whose strength reaches it (unmeasured ones out)."""
-    if minimum is None:
-        return kept
-    strong = [(c, v) for c, v in kept if v.strength is not None and v.strength >= minimum]
-    if len(strong) < len(kept):
-        skipped[f"strength below --min-strength {minimum:g}"] += len(kept) - len(strong)
-    return strong
 
 
 def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:

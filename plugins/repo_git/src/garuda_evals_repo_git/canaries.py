@@ -287,6 +287,32 @@ def mocha_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
 
 
+def tap_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A tap file beside one of the task's; tap's JUnit names a subtest ``<file>::<title>``.
+
+    Each subtest sits on one line: tap's report of a failed subtest quotes its source line,
+    which is where the failing one's nonce is.
+    """
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
+        return None
+    anchor, relative, passing, failing, a, b = plan
+    esm = _is_esm(workspace, anchor)
+    header = ("import t from 'tap';\n" if esm else "const t = require('tap');\n") + _load_anchor(
+        anchor, esm
+    )
+    text = (
+        f"{header}\nt.test('{passing}', async (t) => {{ t.equal({a} + {b}, {a + b}); }});\n"
+        f"t.test('{failing}', async (t) => {{ t.equal({a} * {b}, {a * b + 1}, '{nonce}'); }});\n"
+    )
+    return Canaries(
+        files={relative: text},
+        must_fail=f"{relative}::{failing}",
+        must_pass=f"{relative}::{passing}",
+        args=(relative,),
+    )
+
+
 GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 GO_MODULE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
 
@@ -329,4 +355,6 @@ BUILDERS = {
     "vitest": vitest_canaries,
     "jest": jest_canaries,
     "mocha": mocha_canaries,
+    "borp": node_canaries,
+    "tap": tap_canaries,
 }

@@ -86,7 +86,7 @@ class Prover:
             report = Path(scratch) / "probe.report"
             started = time.monotonic()
             code, output = await self._run(self.command.proof(files), tree, report)
-            results = read_results(self._report(tree, report)) or {}
+            results = read_results(self._report(tree, report), self.command.kind) or {}
         return Probe(
             files=files,
             found=len(results),
@@ -161,7 +161,9 @@ class Prover:
                 code, _ = await self._run(proof, base / "parent", report)
                 if code == 0:
                     return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
-                before = before or read_results(self._report(base / "parent", report))
+                before = before or read_results(
+                    self._report(base / "parent", report), self.command.kind
+                )
             await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
             after = None
             for run in range(self.commit_runs):
@@ -171,7 +173,9 @@ class Prover:
                 if code != 0:
                     reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
                     return Verdict(reason=reason, failure_tail=_tail(output))
-                after = after or read_results(self._report(base / "commit", report))
+                after = after or read_results(
+                    self._report(base / "commit", report), self.command.kind
+                )
             check, _ = self.command.check(candidate.run_files)
             if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
@@ -179,7 +183,9 @@ class Prover:
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
-                after = read_results(self._report(base / "commit", report)) or after
+                after = (
+                    read_results(self._report(base / "commit", report), self.command.kind) or after
+                )
             if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
             passed = sorted(name for name, state in after.items() if state == PASSED)

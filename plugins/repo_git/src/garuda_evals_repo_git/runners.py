@@ -47,6 +47,9 @@ REPORT_FLAGS = {
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
     "mocha": ["--reporter", "xunit", "--reporter-option", f"output={REPORT}"],
+    "borp": ["--reporter=spec", f"--reporter=junit:{REPORT}"],
+    # tap checks 100% coverage by default: a task's tests cover only their part.
+    "tap": ["--disable-coverage", "--reporter=junit", f"--reporter-file={REPORT}"],
 }
 # Runners that run the whole suite and write reports into a folder of the tree.
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
@@ -64,6 +67,8 @@ CHECK_RUNNER = {
     "jest": "repo-jest-json",
     "mocha": "repo-mocha",
     "unittest": "repo-unittest",
+    "borp": "repo-borp",
+    "tap": "repo-tap",
 }
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
@@ -93,6 +98,8 @@ CONFIG_FILES = {
         *(f"babel.config.{ext}" for ext in _JS_CONFIG),
         ".babelrc",
     ],
+    "borp": ["package.json", ".borp.yaml", ".borp.yml"],
+    "tap": ["package.json", ".taprc"],
     "mocha": [
         "package.json",
         *(f".mocharc.{ext}" for ext in ("js", "cjs", "mjs", "json", "jsonc", "yml", "yaml")),
@@ -121,7 +128,7 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
         if name == "node" and "--test" in words:
             options = kept_options("node", tuple(words[index:]))
             return "node", shlex.join([*settings, "node", *options, "--test"])
-        if name in ("vitest", "jest", "mocha"):
+        if name in ("vitest", "jest", "mocha", "borp", "tap"):
             options = kept_options(name, tuple(words[index:]))
             return name, shlex.join([*settings, *shlex.split(DIRECT[name]), *options])
     return None
