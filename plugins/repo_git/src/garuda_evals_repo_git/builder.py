@@ -17,6 +17,7 @@ from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
+from garuda_evals_repo_git.gocache import base_cache, go_env
 from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
@@ -74,6 +75,9 @@ class GitSuiteBuilder(SuiteBuilder):
         check_safe_path(command, probed)
         roots = package_roots(tree, lambda path: read_text(root, sha, path))
         command = replace(command, plugins=probed.plugins, roots=roots)
+        if command.kind == "go":
+            modcache = go_env("GOMODCACHE") or ""
+            command = replace(command, modcache=modcache, gobase=str(base_cache()))
         source = "given" if detected is None else f"detected: {detected.source}"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
         if command.kind == "pytest":

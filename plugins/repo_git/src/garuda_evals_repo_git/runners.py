@@ -55,8 +55,13 @@ REPORT_FLAGS = {
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
 MAVEN = "mvn -B -o test"
 GO_JSON = "{gojson}"
-# A fresh build cache when the user's is not writable (the OS sandbox hides the home).
+# A fresh build cache when the user's is not writable (the OS sandbox hides the home); the
+# check's starts as a copy of garuda's warm base when there is one (see gocache.py).
 GO_CACHE = 'c=$(go env GOCACHE); t=; [ -w "$c" ] || { t=$(mktemp -d); c=$t; }; '
+GO_CHECK_CACHE = (
+    'c=$(go env GOCACHE); t=; [ -w "$c" ] || {{ t=$(mktemp -d); c=$t; '
+    '[ -d {base} ] && cp -R {base}/. "$t"; }}; '
+)
 GO_END = '[ -z "$t" ] || rm -rf "$t"; exit $s'
 CHECK_RUNNER = {
     "go": "repo-go-test",
@@ -153,6 +158,8 @@ class TestCommand:
     wrapper: str | None = None
     plugins: tuple[str, ...] = field(default=())
     roots: tuple[str, ...] = field(default=())
+    modcache: str = ""
+    gobase: str = ""
 
     @property
     def has_evidence(self) -> bool:
@@ -251,11 +258,20 @@ class TestCommand:
         return f"{self.base}\n{self.check(['{files}'])[0]}"
 
     def _go(self, files: list[str], report: str) -> str:
-        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``."""
+        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``.
+
+        The check (``{gojson}``) names the host's module cache and fetches nothing, and its
+        build cache starts from garuda's warm base when the user's is not writable.
+        """
         folders = sorted({str(PurePosixPath(f).parent) for f in files})
         packages = shlex.join("./" if f == "." else f"./{f}" for f in folders) or "./..."
-        run = f'GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
-        return GO_CACHE + run + GO_END
+        cache, settings = GO_CACHE, ""
+        if report == GO_JSON and self.gobase:
+            cache = GO_CHECK_CACHE.format(base=shlex.quote(self.gobase))
+        if report == GO_JSON and self.modcache:
+            settings = f"GOMODCACHE={shlex.quote(self.modcache)} GOPROXY=off "
+        run = f'{settings}GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
+        return cache + run + GO_END
 
     @property
     def report_dir(self) -> str | None:
