@@ -21,7 +21,7 @@ from garuda_evals_repo_git.gocache import base_cache, go_env
 from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
-from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.rounds import Rounds
@@ -49,11 +49,16 @@ class GitSuiteBuilder(SuiteBuilder):
     name = "git"
 
     def __init__(
-        self, commit_runs: int = 3, parent_runs: int = 3, progress_every_s: float = PROGRESS_EVERY_S
+        self,
+        commit_runs: int = 3,
+        parent_runs: int = 3,
+        progress_every_s: float = PROGRESS_EVERY_S,
+        run_timeout_s: float = RUN_TIMEOUT_S,
     ) -> None:
         self.commit_runs = commit_runs
         self.parent_runs = parent_runs
         self.progress_every_s = progress_every_s
+        self.run_timeout_s = run_timeout_s
 
     def build(self, options: Mapping[str, Any], *, cwd: Path, echo: Callable[[str], None]) -> int:
         """Mine, prove, save, and print the kept count and the skip reasons."""
@@ -100,7 +105,14 @@ class GitSuiteBuilder(SuiteBuilder):
                 found.dependencies = deps
                 candidates.append(found)
         echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
-        prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
+        prover = Prover(
+            root,
+            command,
+            _mining_env(),
+            self.commit_runs,
+            self.parent_runs,
+            run_timeout_s=self.run_timeout_s,
+        )
         if candidates:
             _probe(prover, sha, candidates, tree, deps, echo)
         cache = VerdictCache(root)
@@ -163,6 +175,12 @@ def _probe(
         f"{probe.found} test(s) found, {probe.passed} passed, exit code {probe.exit_code}, "
         f"{probe.seconds:.1f} s."
     )
+    if probe.exit_code is None:
+        echo(
+            f"The probe timed out after {prover.run_timeout_s:g} s (a run's limit): a proof "
+            "whose runs take as long is skipped as failing. Mining goes on."
+        )
+        return
     if probe.found == 0:
         echo("\n".join(f"  | {line}" for line in probe.tail.splitlines()))
         raise GarudaError(

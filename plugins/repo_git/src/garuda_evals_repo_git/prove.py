@@ -73,6 +73,7 @@ class Prover:
     commit_runs: int = 3
     parent_runs: int = 3
     stages: dict[str, Stage] = field(default_factory=dict)
+    run_timeout_s: float = RUN_TIMEOUT_S
 
     def _stage(self, sha: str, label: str) -> None:
         self.stages[sha] = Stage(label, time.monotonic())
@@ -97,7 +98,7 @@ class Prover:
         )
 
     async def _run(
-        self, command: str, cwd: Path, report: Path, timeout_s: float = RUN_TIMEOUT_S
+        self, command: str, cwd: Path, report: Path, timeout_s: float | None = None
     ) -> tuple[int | None, str]:
         if self.command.report_dir is not None:
             shutil.rmtree(cwd / self.command.report_dir, ignore_errors=True)
@@ -111,7 +112,7 @@ class Prover:
             ],
             cwd=cwd,
             env=self.env,
-            timeout_s=timeout_s,
+            timeout_s=self.run_timeout_s if timeout_s is None else timeout_s,
             output_limit=OUTPUT_LIMIT,
         )
         return result.exit_code, result.output
