@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 
-from garuda_evals.api import GarudaError, SuiteBuilder
+from garuda_evals.api import GarudaError, SuiteBuilder, UsageError
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
@@ -63,6 +63,11 @@ class GitSuiteBuilder(SuiteBuilder):
     def build(self, options: Mapping[str, Any], *, cwd: Path, echo: Callable[[str], None]) -> int:
         """Mine, prove, save, and print the kept count and the skip reasons."""
         opts = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+        if opts["min_strength"] is not None and int(opts["mutants"]) == 0:
+            raise UsageError(
+                "--min-strength needs each task's strength, and --mutants 0 measures none: "
+                "drop one of them"
+            )
         root = git_root(cwd)
         sha = head(root)
         tree = tracked_files(root, sha)
