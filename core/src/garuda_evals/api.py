@@ -130,6 +130,7 @@ _HOMES: dict[str, str] = {
     "MESSAGE_CHARS": "garuda_evals.checks.junit",
     "read_case": "garuda_evals.checks.junit",
     "summarize": "garuda_evals.checks.junit",
+    "report_files": "garuda_evals.checks.junit",
     "run_garuda": "garuda_evals.testing",
     "only_report": "garuda_evals.testing",
     "skip_or_fail": "garuda_evals.testing",

@@ -406,6 +406,23 @@ JS_BINARIES = ("vitest", "jest", "mocha")
 def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A node_modules with vitest, jest and mocha, installed from npm once into a cache
     folder kept between test sessions (``~/.cache/garuda-evals-tests``), per version set."""
+    return npm_cache(tmp_path_factory, JS_RUNNERS, JS_BINARIES)
+
+
+TAP_BORP = ("tap@21.8.0", "borp@1.0.0")
+
+
+@pytest.fixture(scope="session")
+def tap_borp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A node_modules with tap and borp (npm, cached like ``js_runners``)."""
+    return npm_cache(tmp_path_factory, TAP_BORP, ("tap", "borp"))
+
+
+def npm_cache(
+    tmp_path_factory: pytest.TempPathFactory, packages: tuple[str, ...], binaries: tuple[str, ...]
+) -> Path:
+    """``packages`` installed from npm once into ``~/.cache/garuda-evals-tests`` (per version
+    set, kept between sessions); its node_modules."""
     import hashlib
     import os
     import shutil
@@ -413,22 +430,22 @@ def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from garuda_evals.testing import skip_or_fail
 
     if not shutil.which("npm"):
-        skip_or_fail("npm", "npm installs vitest and jest for the JavaScript runner projects")
+        skip_or_fail("npm", f"npm installs {' '.join(packages)} for the JavaScript projects")
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    key = hashlib.sha256(" ".join(JS_RUNNERS).encode()).hexdigest()[:12]
+    key = hashlib.sha256(" ".join(packages).encode()).hexdigest()[:12]
     cached = home / "garuda-evals-tests" / f"js-runners-{key}"
-    if all((cached / "node_modules" / ".bin" / name).exists() for name in JS_BINARIES):
+    if all((cached / "node_modules" / ".bin" / name).exists() for name in binaries):
         return cached / "node_modules"
     folder = tmp_path_factory.mktemp("js-runners")
     (folder / "package.json").write_text('{"name": "runners", "private": true}\n')
     result = subprocess.run(
-        ["npm", "install", "--no-audit", "--no-fund", "--silent", *JS_RUNNERS],
+        ["npm", "install", "--no-audit", "--no-fund", "--silent", *packages],
         cwd=folder,
         capture_output=True,
         text=True,
     )
     if result.returncode != 0:
-        skip_or_fail("npm", f"npm install {' '.join(JS_RUNNERS)} failed: {result.stderr[-300:]}")
+        skip_or_fail("npm", f"npm install {' '.join(packages)} failed: {result.stderr[-300:]}")
     cached.parent.mkdir(parents=True, exist_ok=True)
     staged = cached.parent / f".{cached.name}-{os.getpid()}"
     shutil.copytree(folder, staged, symlinks=True)

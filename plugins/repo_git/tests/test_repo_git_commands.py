@@ -129,7 +129,7 @@ def test_check_calls_the_runner_directly() -> None:
 def test_a_runner_without_evidence_is_refused() -> None:
     for command, package in [
         ("gradle test", None),
-        ("npm test", _package("tap")),
+        ("npm test", _package("ava")),
         ("make {files}", None),
     ]:
         with pytest.raises(UsageError, match="cannot prove that tests ran") as error:
@@ -167,8 +167,16 @@ def test_detect_the_project_command() -> None:
     assert found("mocha -r ts-node/register 'test/**/*.ts'", {"package.json"}) == (
         "node_modules/.bin/mocha -r ts-node/register"
     )
-    with pytest.raises(UsageError, match=r"runs tap.*--test-command"):
-        detect(_package("tap test/"), {"package.json"}, None)
+    assert found("tap test/", {"package.json"}) == "node_modules/.bin/tap"
+    assert found("borp --coverage", {"package.json"}) == "node_modules/.bin/borp"
+    assert found("python -m unittest discover -s tests", {"package.json"}) == (
+        "python -m unittest discover -s tests"
+    )
+    unittest = classify("python -m unittest discover -s tests", None)
+    assert (unittest.kind, unittest.prefix) == ("unittest", "python")
+    given = classify(".venv/bin/python -m unittest {files}", None)
+    assert (given.kind, given.prefix) == ("unittest", ".venv/bin/python")
+    assert given.check(["tests/test_a.py"])[1] == "repo-unittest"
 
 
 @pytest.mark.parametrize("manager", ["pnpm", "yarn"])

@@ -156,3 +156,14 @@ def test_a_proof_that_cannot_run_is_reported_and_not_cached(git_repo: Any, tmp_p
     assert "failed to unpack tree object" in outcomes["1" * 40].verdict.failure_tail
     assert cache.get("1" * 40, "python3 -m pytest") is None
     assert lines == [f"[1/1] {'1' * 12} Vanished: skipped: {PROOF_ERROR}"]
+
+
+def test_min_strength_with_no_mutants_is_refused(tmp_path: Path) -> None:
+    """Every task would be below the bar: refused before anything runs (exit 1)."""
+    from garuda_evals.testing import run_garuda
+
+    built = run_garuda(
+        "eval", "--from-git", "--min-strength", "0.5", "--mutants", "0", cwd=tmp_path
+    )
+    assert built.returncode == 1, built.stdout + built.stderr
+    assert "--min-strength needs each task's strength, and --mutants 0" in built.stderr

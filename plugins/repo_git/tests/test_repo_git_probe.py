@@ -66,6 +66,28 @@ def test_a_long_proof_shows_which_run_it_is_in(repo_kit: Any, tmp_path: Path) ->
     assert any("commit run 1/1 for" in line for line in progress), lines
 
 
+def test_a_probe_that_times_out_is_said_to_and_mining_goes_on(
+    repo_kit: Any, tmp_path: Path
+) -> None:
+    """A run longer than the limit is a timeout, not "no test found" (which stops the build)."""
+    repo = repo_kit.GitRepo(tmp_path / "slow")
+    package = '{"name": "slow", "scripts": {"test": "node --test"}}\n'
+    repo.commit("Start", {"package.json": package, "src/twice.js": "module.exports = {};\n"})
+    repo.commit(
+        "Add twice",
+        {
+            "src/twice.js": "module.exports = { twice: (n) => n * 2 };\n",
+            "test/twice.test.js": SLOW_TEST,
+        },
+    )
+    lines: list[str] = []
+    builder = GitSuiteBuilder(commit_runs=1, parent_runs=1, run_timeout_s=0.5)
+    assert builder.build({"mutants": 0}, cwd=repo.root, echo=lines.append) == 1
+    output = "\n".join(lines)
+    assert "The probe timed out after 0.5 s" in output, output
+    assert "[1/1]" in output, "the candidates are still proved"
+
+
 def test_the_no_leak_assertion_catches_a_clone(repo_kit: Any, tmp_path: Path) -> None:
     """The task folder as runs build it holds no later object; a clone at the parent does."""
     repo = repo_kit.GitRepo(tmp_path / "mathjs")

@@ -101,6 +101,21 @@ def test_min_strength_keeps_only_strong_tasks(graded: Any) -> None:
     assert "(cached)" in built.stdout, "verdicts and strengths come from the cache"
 
 
+def test_min_strength_replaces_a_weak_task_with_a_strong_older_one(graded: Any) -> None:
+    """``--max-tasks 1``: the newest kept task is the weak one; it is replaced by proving the
+    next candidate, so one strong task is saved (before, nothing was)."""
+    built = run_garuda(
+        "eval", "--from-git", "--max-tasks", "1", "--min-strength", "0.5", cwd=graded.repo.root
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "0 of 1 task(s) reach --min-strength 0.5: proving more candidates for 1 more" in (
+        built.stdout
+    )
+    saved = json.loads((graded.repo.root / ".garuda/evals/repo-suite.json").read_text())
+    assert [t["commit"] for t in saved["tasks"]] == [graded.strong]
+    assert "Kept 1 task(s) of 2 candidate(s) proved" in built.stdout, built.stdout
+
+
 def test_strength_in_the_listing_and_the_report(graded: Any) -> None:
     listed = run_garuda("eval", "--list", cwd=graded.repo.root)
     assert "strength median" in listed.stdout, listed.stdout
@@ -125,3 +140,39 @@ def test_mutants_of_a_change() -> None:
     assert any("statement deleted" in label for label in labels)
     assert any("hunk" in label for label in labels), "two hunks: each is undone alone"
     assert len(mutants({"m.py": (before, after)}, limit=3)) == 3
+
+
+def test_min_strength_stops_replacing_at_three_times_max_tasks(
+    tmp_path: Path, repo_kit: Any
+) -> None:
+    """Four weak commits, ``--max-tasks 1``: three are proved and measured, the fourth never
+    is (the bound), and nothing is saved."""
+    from garuda_evals_repo_git.builder import GitSuiteBuilder
+
+    repo = repo_kit.GitRepo(tmp_path / "weak")
+    code = BASE
+    repo.commit(
+        "Start",
+        {".gitignore": ".venv\n", "pyproject.toml": PYPROJECT, "src/grades.py": code},
+    )
+    for n in range(4):
+        code += f"\n\ndef f{n}(x):\n    if x > {n + 3}:\n        return x + 1\n    return x\n"
+        repo.commit(
+            f"Add f{n}",
+            {
+                "src/grades.py": code,
+                f"tests/test_f{n}.py": f"from grades import f{n}\n\n\ndef test_f{n}():\n"
+                f"    assert f{n}(1) is not None\n",
+            },
+        )
+    (repo.root / ".venv").symlink_to(Path(__import__("sys").prefix), target_is_directory=True)
+    lines: list[str] = []
+    options = {"max_tasks": 1, "min_strength": 0.9, "mutants": 2}
+    built = GitSuiteBuilder(commit_runs=1, parent_runs=1).build(
+        options, cwd=repo.root, echo=lines.append
+    )
+    output = "\n".join(lines)
+    assert built == 1, output
+    assert "3 task(s) measured, 3 x --max-tasks: no more candidates" in output, output
+    assert "Kept 0 task(s) of 3 candidate(s) proved (4 after the file rules)" in output, output
+    assert "3  strength below --min-strength 0.9" in output, output

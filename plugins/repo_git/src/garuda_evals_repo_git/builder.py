@@ -11,23 +11,24 @@ from typing import Any
 
 import anyio
 
-from garuda_evals.api import GarudaError, SuiteBuilder
-from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals.api import GarudaError, SuiteBuilder, UsageError
+from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
 from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
-from garuda_evals_repo_git.mining import PROGRESS_EVERY_S, mine
+from garuda_evals_repo_git.gocache import base_cache, go_env
+from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
-from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
+from garuda_evals_repo_git.rounds import Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
-from garuda_evals_repo_git.strength import measure
 from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
-from garuda_evals_repo_git.summary import kept_in_order, print_summary
+from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import repo_task
 
 PROBE_FILES = 3
@@ -48,15 +49,25 @@ class GitSuiteBuilder(SuiteBuilder):
     name = "git"
 
     def __init__(
-        self, commit_runs: int = 3, parent_runs: int = 3, progress_every_s: float = PROGRESS_EVERY_S
+        self,
+        commit_runs: int = 3,
+        parent_runs: int = 3,
+        progress_every_s: float = PROGRESS_EVERY_S,
+        run_timeout_s: float = RUN_TIMEOUT_S,
     ) -> None:
         self.commit_runs = commit_runs
         self.parent_runs = parent_runs
         self.progress_every_s = progress_every_s
+        self.run_timeout_s = run_timeout_s
 
     def build(self, options: Mapping[str, Any], *, cwd: Path, echo: Callable[[str], None]) -> int:
         """Mine, prove, save, and print the kept count and the skip reasons."""
         opts = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+        if opts["min_strength"] is not None and int(opts["mutants"]) == 0:
+            raise UsageError(
+                "--min-strength needs each task's strength, and --mutants 0 measures none: "
+                "drop one of them"
+            )
         root = git_root(cwd)
         sha = head(root)
         tree = tracked_files(root, sha)
@@ -74,6 +85,9 @@ class GitSuiteBuilder(SuiteBuilder):
         check_safe_path(command, probed)
         roots = package_roots(tree, lambda path: read_text(root, sha, path))
         command = replace(command, plugins=probed.plugins, roots=roots)
+        if command.kind == "go":
+            modcache = go_env("GOMODCACHE") or ""
+            command = replace(command, modcache=modcache, gobase=str(base_cache()))
         source = "given" if detected is None else f"detected: {detected.source}"
         echo(f"Mining {root} at {sha[:12]} with '{base}' ({source}).")
         if command.kind == "pytest":
@@ -96,28 +110,24 @@ class GitSuiteBuilder(SuiteBuilder):
                 found.dependencies = deps
                 candidates.append(found)
         echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
-        prover = Prover(root, command, _mining_env(), self.commit_runs, self.parent_runs)
+        prover = Prover(
+            root,
+            command,
+            _mining_env(),
+            self.commit_runs,
+            self.parent_runs,
+            run_timeout_s=self.run_timeout_s,
+        )
         if candidates:
             _probe(prover, sha, candidates, tree, deps, echo)
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
+        rounds = Rounds(prover, candidates, cache, deps, opts, echo, self.progress_every_s)
         try:
-            outcomes = anyio.run(
-                mine,
-                prover,
-                candidates,
-                cache,
-                int(opts["max_tasks"]),
-                int(opts["parallel"]),
-                echo,
-                self.progress_every_s,
-            )
+            kept, outcomes, first_failure = rounds.run(skipped)
         finally:
             cache.save()  # an interrupted build keeps the verdicts it reached
-        kept, first_failure = kept_in_order(candidates, outcomes, int(opts["max_tasks"]), skipped)
-        kept = _measure_strength(prover, kept, deps, opts, cache, echo)
-        kept = _strong_enough(kept, opts["min_strength"], skipped, echo)
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
             for task in tasks:
@@ -139,58 +149,6 @@ class GitSuiteBuilder(SuiteBuilder):
             first_failure=first_failure,
         )
         return 0 if kept else 1
-
-
-def _measure_strength(
-    prover: Prover,
-    kept: list[tuple[Candidate, Verdict]],
-    deps: list[str],
-    opts: dict[str, Any],
-    cache: VerdictCache,
-    echo: Callable[[str], None],
-) -> list[tuple[Candidate, Verdict]]:
-    """Each kept task's strength (cached with its verdict), one line per task."""
-    limit, parallel = int(opts["mutants"]), max(2, int(opts["parallel"]))
-    measured: list[tuple[Candidate, Verdict]] = []
-    for candidate, verdict in kept:
-        sha = candidate.commit.sha
-        if verdict.strength is None and verdict.mutants == 0 and limit > 0:
-            found = anyio.run(measure, prover, candidate, deps, parallel, limit)
-            verdict = verdict.model_copy(
-                update={
-                    "strength": found.score,
-                    "mutants": found.mutants,
-                    "survivors": found.survivors,
-                }
-            )
-            cache.put(sha, prover.command.cache_key, verdict)
-        measured.append((candidate, verdict))
-        if verdict.mutants:
-            survivors = "; ".join(verdict.survivors[:3]) or "none"
-            echo(
-                f"strength {verdict.strength:.2f} {sha[:12]}: its tests reject "
-                f"{verdict.mutants - len(verdict.survivors)} of {verdict.mutants} mutant(s) "
-                f"(survivors: {survivors})"
-            )
-        elif limit > 0:
-            echo(f"strength  -   {sha[:12]}: no mutant could be made of its change")
-    cache.save()
-    return measured
-
-
-def _strong_enough(
-    kept: list[tuple[Candidate, Verdict]],
-    minimum: float | None,
-    skipped: Counter[str],
-    echo: Callable[[str], None],
-) -> list[tuple[Candidate, Verdict]]:
-    """With ``--min-strength``, the tasks whose strength reaches it (unmeasured ones out)."""
-    if minimum is None:
-        return kept
-    strong = [(c, v) for c, v in kept if v.strength is not None and v.strength >= minimum]
-    if len(strong) < len(kept):
-        skipped[f"strength below --min-strength {minimum:g}"] += len(kept) - len(strong)
-    return strong
 
 
 def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:
@@ -222,6 +180,12 @@ def _probe(
         f"{probe.found} test(s) found, {probe.passed} passed, exit code {probe.exit_code}, "
         f"{probe.seconds:.1f} s."
     )
+    if probe.exit_code is None:
+        echo(
+            f"The probe timed out after {prover.run_timeout_s:g} s (a run's limit): a proof "
+            "whose runs take as long is skipped as failing. Mining goes on."
+        )
+        return
     if probe.found == 0:
         echo("\n".join(f"  | {line}" for line in probe.tail.splitlines()))
         raise GarudaError(

@@ -122,6 +122,34 @@ def pytest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     )
 
 
+def unittest_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A ``test_*.py`` module with one ``unittest.TestCase`` beside one of the task's test
+    modules; ids are ``<dotted module>.<Class>::<method>`` as the unittest report names them."""
+    anchor = _pytest_anchor(task, workspace)
+    if anchor is None:
+        return None
+    rng = random.Random(nonce)
+    folder = PurePosixPath(anchor).parent
+    relative = _free(workspace, folder, [f"test_{'_'.join(_words(rng))}.py" for _ in range(5)])
+    if relative is None:
+        return None
+    cls = "".join(word.title() for word in _words(rng)) + "Test"
+    passing, failing = (f"test_{'_'.join(_words(rng))}" for _ in range(2))
+    a, b = _numbers(rng)
+    text = (
+        f"import unittest\n\n\nclass {cls}(unittest.TestCase):\n"
+        f"    def {passing}(self):\n        self.assertEqual({a} + {b}, {a + b})\n\n"
+        f"    def {failing}(self):\n        self.assertEqual({a} * {b}, {a * b + 1}, {nonce!r})\n"
+    )
+    module = relative[: -len(".py")].replace("/", ".")
+    return Canaries(
+        files={relative: text},
+        must_fail=f"{module}.{cls}::{failing}",
+        must_pass=f"{module}.{cls}::{passing}",
+        args=(relative,),
+    )
+
+
 def _js_file(anchor: str, rng: random.Random, workspace: Path) -> str | None:
     pure = PurePosixPath(anchor)
     found = JS_TEST.match(pure.name)
@@ -259,6 +287,32 @@ def mocha_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
     return Canaries(files={relative: text}, must_fail=failing, must_pass=passing, args=(relative,))
 
 
+def tap_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+    """A tap file beside one of the task's; tap's JUnit names a subtest ``<file>::<title>``.
+
+    Each subtest sits on one line: tap's report of a failed subtest quotes its source line,
+    which is where the failing one's nonce is.
+    """
+    plan = _js_plan(task, workspace, nonce)
+    if plan is None:
+        return None
+    anchor, relative, passing, failing, a, b = plan
+    esm = _is_esm(workspace, anchor)
+    header = ("import t from 'tap';\n" if esm else "const t = require('tap');\n") + _load_anchor(
+        anchor, esm
+    )
+    text = (
+        f"{header}\nt.test('{passing}', async (t) => {{ t.equal({a} + {b}, {a + b}); }});\n"
+        f"t.test('{failing}', async (t) => {{ t.equal({a} * {b}, {a * b + 1}, '{nonce}'); }});\n"
+    )
+    return Canaries(
+        files={relative: text},
+        must_fail=f"{relative}::{failing}",
+        must_pass=f"{relative}::{passing}",
+        args=(relative,),
+    )
+
+
 GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 GO_MODULE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
 
@@ -296,8 +350,11 @@ def go_canaries(task: Task, workspace: Path, nonce: str) -> Canaries | None:
 BUILDERS = {
     "go": go_canaries,
     "pytest": pytest_canaries,
+    "unittest": unittest_canaries,
     "node": node_canaries,
     "vitest": vitest_canaries,
     "jest": jest_canaries,
     "mocha": mocha_canaries,
+    "borp": node_canaries,
+    "tap": tap_canaries,
 }

@@ -5,10 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.api import Canaries, GoTestCheckRunner, JUnitCheckRunner, Task
+from garuda_evals.api import (
+    Canaries,
+    CheckPlan,
+    CommandResult,
+    GoTestCheckRunner,
+    JUnitCheckRunner,
+    Task,
+    TestEvidence,
+    report_files,
+    summarize,
+)
 from garuda_evals_repo_git.canaries import BUILDERS
 from garuda_evals_repo_git.pyrefusals import shadow_refusals
-from garuda_evals_repo_git.reports import JestJsonCheckRunner
+from garuda_evals_repo_git.reports import JestJsonCheckRunner, junit_cases
 
 NAMES = {
     "pytest": "repo-pytest",
@@ -16,11 +26,14 @@ NAMES = {
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
     "mocha": "repo-mocha",
+    "unittest": "repo-unittest",
+    "borp": "repo-borp",
+    "tap": "repo-tap",
 }
 
 
 class RepoJUnitCheckRunner(JUnitCheckRunner):
-    """pytest, ``node --test`` or vitest writing JUnit XML, with canaries of that runner."""
+    """A runner writing JUnit XML (pytest, unittest's hook, node --test, vitest, borp, tap), with canaries of that runner."""
 
     def __init__(self, kind: str) -> None:
         super().__init__(NAMES[kind])
@@ -30,9 +43,19 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS[self.kind](task, workspace, nonce)
 
+    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
+        """The report's test cases, without what the runner reports that is not a test."""
+        files = report_files(plan.evidence_paths)
+        if not files:
+            return TestEvidence(tests_ran=None, detail="no JUnit report was written")
+        cases = junit_cases(self.kind, files)
+        if isinstance(cases, str):
+            return TestEvidence(tests_ran=None, detail=cases)
+        return summarize(cases)
+
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
-        """pytest: agent modules on the check's package roots that shadow the runner's."""
-        if self.kind != "pytest":
+        """Python: agent modules on the check's package roots that shadow the runner's."""
+        if self.kind not in ("pytest", "unittest"):
             return []
         return shadow_refusals(task.check.command, changed)
 

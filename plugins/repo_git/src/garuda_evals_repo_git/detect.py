@@ -18,16 +18,16 @@ PYTHON_MARKERS = frozenset(
 # A runner garuda finds but cannot read results of by itself, and a command that would work.
 EXAMPLES = {
     "mocha": "node_modules/.bin/mocha --reporter xunit --reporter-option output={junit} {files}",
-    "borp": "node --test --test-reporter=junit --test-reporter-destination={junit} {files}",
-    "tap": "node --test --test-reporter=junit --test-reporter-destination={junit} {files}",
-    "unittest": "python3 -m pytest --junitxml={junit} {files}",
 }
 GENERIC_EXAMPLE = "./run-tests --junit-report {junit} {files}"
 RUN_EXAMPLES = {
     "node": "node --test {files}",
     "vitest": "npx vitest run {files}",
     "jest": "npx jest {files}",
+    "borp": "npx borp {files}",
+    "tap": "npx tap {files}",
     "pytest": "python3 -m pytest {files}",
+    "unittest": "python3 -m unittest {files}",
     "maven": "./mvnw -B test",
     "go": "go test ./...",
 }

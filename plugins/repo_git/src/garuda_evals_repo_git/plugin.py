@@ -20,6 +20,9 @@ JUNIT_RUNNERS = (
     ("repo-node-test", "node", "node --test"),
     ("repo-vitest", "vitest", "vitest"),
     ("repo-mocha", "mocha", "mocha --reporter xunit"),
+    ("repo-unittest", "unittest", "python -m unittest (a result hook)"),
+    ("repo-borp", "borp", "borp --reporter=junit"),
+    ("repo-tap", "tap", "tap --reporter=junit"),
 )
 
 

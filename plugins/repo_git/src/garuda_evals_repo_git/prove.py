@@ -73,6 +73,7 @@ class Prover:
     commit_runs: int = 3
     parent_runs: int = 3
     stages: dict[str, Stage] = field(default_factory=dict)
+    run_timeout_s: float = RUN_TIMEOUT_S
 
     def _stage(self, sha: str, label: str) -> None:
         self.stages[sha] = Stage(label, time.monotonic())
@@ -86,7 +87,7 @@ class Prover:
             report = Path(scratch) / "probe.report"
             started = time.monotonic()
             code, output = await self._run(self.command.proof(files), tree, report)
-            results = read_results(self._report(tree, report)) or {}
+            results = read_results(self._report(tree, report), self.command.kind) or {}
         return Probe(
             files=files,
             found=len(results),
@@ -97,7 +98,7 @@ class Prover:
         )
 
     async def _run(
-        self, command: str, cwd: Path, report: Path, timeout_s: float = RUN_TIMEOUT_S
+        self, command: str, cwd: Path, report: Path, timeout_s: float | None = None
     ) -> tuple[int | None, str]:
         if self.command.report_dir is not None:
             shutil.rmtree(cwd / self.command.report_dir, ignore_errors=True)
@@ -111,7 +112,7 @@ class Prover:
             ],
             cwd=cwd,
             env=self.env,
-            timeout_s=timeout_s,
+            timeout_s=self.run_timeout_s if timeout_s is None else timeout_s,
             output_limit=OUTPUT_LIMIT,
         )
         return result.exit_code, result.output
@@ -161,7 +162,9 @@ class Prover:
                 code, _ = await self._run(proof, base / "parent", report)
                 if code == 0:
                     return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
-                before = before or read_results(self._report(base / "parent", report))
+                before = before or read_results(
+                    self._report(base / "parent", report), self.command.kind
+                )
             await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
             after = None
             for run in range(self.commit_runs):
@@ -171,7 +174,9 @@ class Prover:
                 if code != 0:
                     reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
                     return Verdict(reason=reason, failure_tail=_tail(output))
-                after = after or read_results(self._report(base / "commit", report))
+                after = after or read_results(
+                    self._report(base / "commit", report), self.command.kind
+                )
             check, _ = self.command.check(candidate.run_files)
             if check.replace(f" {CANARIES}", "") != proof:
                 report = base / "check.report"
@@ -179,7 +184,9 @@ class Prover:
                 code, output = await self._run(check, base / "commit", report)
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
-                after = read_results(self._report(base / "commit", report)) or after
+                after = (
+                    read_results(self._report(base / "commit", report), self.command.kind) or after
+                )
             if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
             passed = sorted(name for name, state in after.items() if state == PASSED)

@@ -28,6 +28,11 @@ def check_roots(command: str) -> tuple[list[str], set[str]]:
         return [], set()
     roots: list[str] = []
     plugins: set[str] = set()
+    if "-c" in words:  # the unittest report's hook: -c SOURCE REPORT ROOTS FILE...
+        at = words.index("-c")
+        found = words[at + 3] if len(words) > at + 3 else "."
+        hook_roots = [root if root.strip(".") else "" for root in found.split(":")]
+        return [*dict.fromkeys([*hook_roots, ""])], plugins
     for flag, value in itertools.pairwise(words):
         if flag == "-o" and value.startswith("pythonpath="):
             roots.extend(shlex.split(value.removeprefix("pythonpath=")))

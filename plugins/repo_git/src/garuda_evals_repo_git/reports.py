@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import shutil
 import xml.etree.ElementTree as ET
@@ -62,13 +63,48 @@ def jest_cases(data: dict) -> list[TestCase]:
     return cases
 
 
-def read_results(path: Path) -> dict[str, str] | None:
+JS_FILE = re.compile(r"\.[cm]?[jt]sx?$")
+
+
+def genuine(kind: str | None, case: ET.Element) -> bool:
+    """Whether a JUnit ``<testcase>`` stands for a test the runner ran (a failure always does).
+
+    ``node --test`` and borp report a test file that defined no test as one passing test
+    named after the file. tap reads each test file's standard output as TAP, so a printed
+    ``ok`` line becomes a passing case: only tap's subtests (``t.test``, which carry a
+    ``time``) count as passes; the assertions inside a subtest are left to it.
+    """
+    failed = any(case.find(tag) is not None for tag in ("failure", "error"))
+    if kind in ("node", "borp"):
+        named_like_file = case.get("classname") == "test" and JS_FILE.search(case.get("name", ""))
+        return failed or not named_like_file
+    if kind == "tap":
+        if case.get("time") is not None:
+            return True
+        return failed and " > " not in case.get("classname", "")
+    return True
+
+
+def junit_cases(kind: str | None, files: list[Path]) -> list[TestCase] | str:
+    """The genuine cases of JUnit files, or the reason one could not be read."""
+    cases: list[TestCase] = []
+    for file in files:
+        try:
+            root = ET.parse(file).getroot()
+        except (ET.ParseError, OSError, UnicodeDecodeError) as error:
+            return f"unreadable JUnit report {file.name}: {error}"
+        cases.extend(read_case(case) for case in root.iter("testcase") if genuine(kind, case))
+    return cases
+
+
+def read_results(path: Path, kind: str | None = None) -> dict[str, str] | None:
     """``test name -> passed|failed|skipped`` from a report file (or a folder of JUnit XML
-    files, as Surefire writes); None when there is none."""
+    files, as Surefire writes); None when there is none. ``kind`` (the runner) drops what
+    it reports that is not a test (see ``genuine``)."""
     if path.is_dir():
         merged: dict[str, str] = {}
         for part in sorted(path.glob("*.xml")):
-            merged.update(read_results(part) or {})
+            merged.update(read_results(part, kind) or {})
         return merged or None
     if not path.is_file():
         return None
@@ -79,7 +115,8 @@ def read_results(path: Path) -> dict[str, str] | None:
     try:
         if text.lstrip().startswith("{"):
             return _results(jest_cases(json.loads(text)))
-        return _results([read_case(case) for case in ET.fromstring(text).iter("testcase")])
+        root = ET.fromstring(text)
+        return _results([read_case(case) for case in root.iter("testcase") if genuine(kind, case)])
     except (ET.ParseError, json.JSONDecodeError, AttributeError):
         return None
 

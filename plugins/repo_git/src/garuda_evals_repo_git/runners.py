@@ -25,6 +25,7 @@ from garuda_evals_repo_git.scripts import (
     segments,
     settings_of,
 )
+from garuda_evals_repo_git.unittest_report import command as unittest_command
 
 REPORT = "{junit}"
 CANARIES = "{canaries}"
@@ -46,13 +47,21 @@ REPORT_FLAGS = {
     ],
     "jest": ["--ci", "--json", f"--outputFile={REPORT}"],
     "mocha": ["--reporter", "xunit", "--reporter-option", f"output={REPORT}"],
+    "borp": ["--reporter=spec", f"--reporter=junit:{REPORT}"],
+    # tap checks 100% coverage by default: a task's tests cover only their part.
+    "tap": ["--disable-coverage", "--reporter=junit", f"--reporter-file={REPORT}"],
 }
 # Runners that run the whole suite and write reports into a folder of the tree.
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
 MAVEN = "mvn -B -o test"
 GO_JSON = "{gojson}"
-# A fresh build cache when the user's is not writable (the OS sandbox hides the home).
+# A fresh build cache when the user's is not writable (the OS sandbox hides the home); the
+# check's starts as a copy of garuda's warm base when there is one (see gocache.py).
 GO_CACHE = 'c=$(go env GOCACHE); t=; [ -w "$c" ] || { t=$(mktemp -d); c=$t; }; '
+GO_CHECK_CACHE = (
+    'c=$(go env GOCACHE); t=; [ -w "$c" ] || {{ t=$(mktemp -d); c=$t; '
+    '[ -d {base} ] && cp -R {base}/. "$t"; }}; '
+)
 GO_END = '[ -z "$t" ] || rm -rf "$t"; exit $s'
 CHECK_RUNNER = {
     "go": "repo-go-test",
@@ -62,6 +71,9 @@ CHECK_RUNNER = {
     "vitest": "repo-vitest",
     "jest": "repo-jest-json",
     "mocha": "repo-mocha",
+    "unittest": "repo-unittest",
+    "borp": "repo-borp",
+    "tap": "repo-tap",
 }
 _JS_CONFIG = ("js", "mjs", "cjs", "ts", "mts", "cts", "json")
 SHADOWS = ["pytest.py", "pytest/", "_pytest/"]
@@ -75,6 +87,7 @@ CONFIG_FILES = {
     "go": ["go.mod", "go.sum"],
     "maven": ["pom.xml"],
     "pytest": ["conftest.py", *PYTEST_CONFIGS, "pyproject.toml", "setup.cfg", *SHADOWS],
+    "unittest": ["pyproject.toml", "setup.cfg", "unittest.py", "unittest/"],
     "node": ["package.json"],
     "vitest": [
         "package.json",
@@ -90,6 +103,8 @@ CONFIG_FILES = {
         *(f"babel.config.{ext}" for ext in _JS_CONFIG),
         ".babelrc",
     ],
+    "borp": ["package.json", ".borp.yaml", ".borp.yml"],
+    "tap": ["package.json", ".taprc"],
     "mocha": [
         "package.json",
         *(f".mocharc.{ext}" for ext in ("js", "cjs", "mjs", "json", "jsonc", "yml", "yaml")),
@@ -105,6 +120,8 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
     """
     for index, word in enumerate(words[:4]):
         name = PurePosixPath(word).name
+        if word == "-m" and words[index + 1 : index + 2] == ["unittest"] and index > 0:
+            return "unittest", shlex.join(words[:index])
         if name == "pytest" or (word == "-m" and words[index + 1 : index + 2] == ["pytest"]):
             end = index + 1 if name == "pytest" else index + 2
             return "pytest", shlex.join(words[:end])
@@ -116,7 +133,7 @@ def _runner_kind(words: list[str]) -> tuple[str, str] | None:
         if name == "node" and "--test" in words:
             options = kept_options("node", tuple(words[index:]))
             return "node", shlex.join([*settings, "node", *options, "--test"])
-        if name in ("vitest", "jest", "mocha"):
+        if name in ("vitest", "jest", "mocha", "borp", "tap"):
             options = kept_options(name, tuple(words[index:]))
             return name, shlex.join([*settings, *shlex.split(DIRECT[name]), *options])
     return None
@@ -141,6 +158,8 @@ class TestCommand:
     wrapper: str | None = None
     plugins: tuple[str, ...] = field(default=())
     roots: tuple[str, ...] = field(default=())
+    modcache: str = ""
+    gobase: str = ""
 
     @property
     def has_evidence(self) -> bool:
@@ -150,7 +169,7 @@ class TestCommand:
     def runnable(self, test_files: list[str]) -> list[str]:
         """The test files to hand to the runner (helpers, fixtures and configuration left out)."""
         test_files = [f for f in test_files if PurePosixPath(f).name not in TEST_SUPPORT]
-        if self.kind == "pytest":
+        if self.kind in ("pytest", "unittest"):
             return [
                 f
                 for f in test_files
@@ -173,6 +192,8 @@ class TestCommand:
             return self.prefix
         if self.kind == "go":
             return self._go(files, REPORT)
+        if self.kind == "unittest":
+            return unittest_command(self.prefix, self.roots, REPORT, quoted)
         flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
@@ -205,6 +226,9 @@ class TestCommand:
             return self.prefix, CHECK_RUNNER[self.kind]
         if self.kind == "go":
             return self._go(files, GO_JSON), CHECK_RUNNER["go"]
+        if self.kind == "unittest":
+            command = unittest_command(self.prefix, self.roots, REPORT, shlex.join(files))
+            return f"{command} {CANARIES}", CHECK_RUNNER["unittest"]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -215,7 +239,7 @@ class TestCommand:
             return self.base.replace("{files}", shlex.join(files)), "junit"
         raise UsageError(
             f"the check cannot prove that tests ran with '{self.base}': garuda knows node "
-            "--test, vitest, jest, mocha, pytest, Maven and go test; for another runner give "
+            "--test, vitest, jest, mocha, pytest, unittest, Maven and go test; for another runner give "
             "--test-command with {junit} where it writes JUnit XML and {files} for the task's "
             'test files, for example --test-command "./run-tests --junit-xml {junit} {files}"'
         )
@@ -234,11 +258,20 @@ class TestCommand:
         return f"{self.base}\n{self.check(['{files}'])[0]}"
 
     def _go(self, files: list[str], report: str) -> str:
-        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``."""
+        """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``.
+
+        The check (``{gojson}``) names the host's module cache and fetches nothing, and its
+        build cache starts from garuda's warm base when the user's is not writable.
+        """
         folders = sorted({str(PurePosixPath(f).parent) for f in files})
         packages = shlex.join("./" if f == "." else f"./{f}" for f in folders) or "./..."
-        run = f'GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
-        return GO_CACHE + run + GO_END
+        cache, settings = GO_CACHE, ""
+        if report == GO_JSON and self.gobase:
+            cache = GO_CHECK_CACHE.format(base=shlex.quote(self.gobase))
+        if report == GO_JSON and self.modcache:
+            settings = f"GOMODCACHE={shlex.quote(self.modcache)} GOPROXY=off "
+        run = f'{settings}GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
+        return cache + run + GO_END
 
     @property
     def report_dir(self) -> str | None:
@@ -269,7 +302,7 @@ def _given_runner(command: str) -> TestCommand | None:
     kind = runner_of(parts[0])
     if kind not in CHECK_RUNNER:
         return None
-    if kind == "pytest":
+    if kind in ("pytest", "unittest"):
         found = _runner_kind(shlex.split(before))
         prefix = found[1] if found else before.strip()
     else:

@@ -9,6 +9,7 @@ from pathlib import Path
 from garuda_evals.api import GarudaError, RunSettings, SandboxPolicy, Suite, Task, UsageError
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, link_guard, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head, read_text
+from garuda_evals_repo_git.gocache import base_cache, go_env, warm
 from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.runners import classify
@@ -35,6 +36,11 @@ class RepoSuite(Suite):
         self._tracked = tracked_files(root, self._head)
         self._dependencies = dependency_folders(root, self._tracked)
         self._roots = package_roots(self._tracked, lambda path: read_text(root, self._head, path))
+        # Go: the module cache (read-only) and garuda's warm build cache, see gocache.py.
+        self._go: tuple[Path, ...] = ()
+        if "go.mod" in self._tracked:
+            modcache = go_env("GOMODCACHE")
+            self._go = tuple(Path(p) for p in (modcache, str(base_cache())) if p)
 
     def tasks(self) -> list[Task]:
         """Every saved task; a commit that no longer exists is an error naming the task.
@@ -67,9 +73,12 @@ class RepoSuite(Suite):
         """A fresh repository with the parent's tree in one commit, plus the task's test files."""
         linked = build_workspace(self.root, self._by_id[task.id], workspace, self._dependencies)
         self._linked[task.id] = tuple(linked)
+        if self._go and task.check.runner == "repo-go-test":
+            warm(workspace, base_cache(), go_env("GOMODCACHE"))
 
     def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
-        """Hide the user's checkout and git folder; keep the linked dependency folders readable."""
+        """Hide the user's checkout and git folder; keep the linked dependency folders (and Go's
+        module cache and garuda's warm build cache) readable."""
         hidden = {self.root, git_dir(self.root)}
         readable = self._linked.get(task.id) or tuple(
             (self.root / d).resolve() for d in self._dependencies
@@ -77,7 +86,7 @@ class RepoSuite(Suite):
         return replace(
             base,
             hidden=tuple(dict.fromkeys([*base.hidden, *sorted(hidden)])),
-            read_only=tuple(dict.fromkeys([*base.read_only, *readable])),
+            read_only=tuple(dict.fromkeys([*base.read_only, *readable, *self._go])),
         )
 
     def environment(self, task: Task, workspace: Path) -> dict[str, str]:
