@@ -43,8 +43,8 @@ class Module:
 
 MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
-    Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge.py",)),
-    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge_unit.py",)),
+    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judging_change.py",)),
     Module(
         "files",
         f"{CORE}/judging/files.py",
@@ -58,7 +58,7 @@ MODULES = (
     Module(
         "protected",
         f"{CORE}/checks/protected.py",
-        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_checks_protected.py"),
     ),
     Module(
         "junit",
@@ -75,7 +75,7 @@ MODULES = (
         f"{CORE}/executors/host.py",
         (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
     ),
-    Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_runner.py",)),
+    Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
     Module("summary", f"{CORE}/report/summary.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module(
         "repo_rules",
