@@ -3,6 +3,7 @@ folders: regular files only, protected files reported and never copied, the caps
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from garuda_evals.judging.change import apply_change
 
 MIB = 1024 * 1024
+NOBODY = 65534
 PROTECTED = ["tests/", "pom.xml"]
 
 
@@ -269,36 +271,6 @@ def test_a_protected_file_past_the_size_cap_is_a_protected_change(
     assert change.left_out == []
 
 
-def test_the_total_cap_leaves_out_what_comes_after_it(pair: tuple[Path, Path]) -> None:
-    """20 files of 5 MiB fill the 100 MiB cap exactly; the 21st is left out."""
-    agent, judge = pair
-    (agent / "big").mkdir()
-    for index in range(21):
-        (agent / "big" / f"{index:02d}.bin").write_bytes(bytes([index]) * (5 * MIB))
-    change = apply_change(agent, judge, PROTECTED)
-    assert change.copied == [f"big/{index:02d}.bin" for index in range(20)]
-    assert change.left_out == ["big/20.bin: past the 100 MiB cap"]
-    assert change.copied_bytes == 100 * MIB
-    assert not (judge / "big" / "20.bin").exists()
-
-
-def test_a_folder_of_more_entries_than_the_cap_is_cut(tmp_path: Path) -> None:
-    """20 000 entries are walked; the walk stops at the next one (FIFOs: cheap to make)."""
-    judge, agent = tmp_path / "judge", tmp_path / "agent"
-    judge.mkdir()
-    (agent / "many").mkdir(parents=True)
-    for index in range(19_998):
-        os.mkfifo(agent / "many" / f"{index:05d}")
-    (agent / "many" / "zz.py").write_text("last\n")
-    change = apply_change(agent, judge, [])
-    assert change.copied == ["many/zz.py"]
-    os.mkfifo(agent / "many" / "extra")
-    (judge / "many" / "zz.py").unlink()
-    change = apply_change(agent, judge, [])
-    assert change.copied == []
-    assert not (judge / "many" / "zz.py").exists()
-
-
 def test_only_the_first_fifty_left_out_paths_are_kept(pair: tuple[Path, Path]) -> None:
     agent, judge = pair
     for index in range(51):
@@ -338,3 +310,75 @@ def test_protected_changes_are_sorted_by_the_whole_path_even_with_spaces(
     (agent / "tests" / "x z.py").write_text("z\n")
     change = apply_change(agent, judge, PROTECTED)
     assert change.protected == ["deleted tests/x a.py", "added tests/x z.py"]
+
+
+def _apply_as_nobody(root: Path) -> list[str]:
+    """``apply_change("agent", "judge")`` in a forked child that became an unprivileged
+    user inside ``root`` (root reads every folder; nobody does not); its left-out list."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read)
+            os.chdir(root)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            change = apply_change(Path("agent"), Path("judge"), [])
+            os.write(write, json.dumps(change.left_out).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return list(json.loads(data))
+
+
+@pytest.mark.parametrize("where", ["src/b", "."])
+def test_a_folder_that_cannot_be_listed_is_left_out_naming_it(tmp_path: Path, where: str) -> None:
+    root = tmp_path / "root"
+    (root / "judge").mkdir(parents=True)
+    (root / "agent" / "src" / "b").mkdir(parents=True)
+    (root / "agent" / where).chmod(0)
+    try:
+        if os.geteuid() == 0:
+            left_out = _apply_as_nobody(root)
+        else:
+            left_out = apply_change(root / "agent", root / "judge", []).left_out
+    finally:
+        (root / "agent" / where).chmod(0o755)
+    assert left_out == [f"{where}: cannot be listed (Permission denied)"]
+
+
+def test_the_total_cap_leaves_out_what_comes_after_it(pair: tuple[Path, Path]) -> None:
+    """20 files of 5 MiB fill the 100 MiB cap exactly; the 21st is left out."""
+    agent, judge = pair
+    (agent / "big").mkdir()
+    for index in range(21):
+        (agent / "big" / f"{index:02d}.bin").write_bytes(bytes([index]) * (5 * MIB))
+    change = apply_change(agent, judge, PROTECTED)
+    assert change.copied == [f"big/{index:02d}.bin" for index in range(20)]
+    assert change.left_out == ["big/20.bin: past the 100 MiB cap"]
+    assert change.copied_bytes == 100 * MIB
+    assert not (judge / "big" / "20.bin").exists()
+
+
+def test_a_folder_of_more_entries_than_the_cap_is_cut(tmp_path: Path) -> None:
+    """20 000 entries are walked; the walk stops at the next one (FIFOs: cheap to make)."""
+    judge, agent = tmp_path / "judge", tmp_path / "agent"
+    judge.mkdir()
+    (agent / "many").mkdir(parents=True)
+    for index in range(19_998):
+        os.mkfifo(agent / "many" / f"{index:05d}")
+    (agent / "many" / "zz.py").write_text("last\n")
+    change = apply_change(agent, judge, [])
+    assert change.copied == ["many/zz.py"]
+    os.mkfifo(agent / "many" / "extra")
+    (judge / "many" / "zz.py").unlink()
+    change = apply_change(agent, judge, [])
+    assert change.copied == []
+    assert not (judge / "many" / "zz.py").exists()
