@@ -48,12 +48,12 @@ MODULES = (
     Module(
         "files",
         f"{CORE}/judging/files.py",
-        (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge_unit.py"),
     ),
     Module(
         "lint",
         f"{CORE}/judging/lint.py",
-        (f"{CORE_TESTS}/test_judging_lint.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_judging_lint.py", f"{CORE_TESTS}/test_judge_unit.py"),
     ),
     Module(
         "protected",
