@@ -354,6 +354,21 @@ def test_a_folder_that_cannot_be_listed_is_left_out_naming_it(tmp_path: Path, wh
     assert left_out == [f"{where}: cannot be listed (Permission denied)"]
 
 
+def test_a_link_of_the_task_the_agent_removed_is_not_followed_to_delete(
+    pair: tuple[Path, Path],
+) -> None:
+    """The task's own links (to a folder, to a file) are not task files: removing them in
+    the agent's folder deletes nothing in the copy, least of all through them."""
+    agent, judge = pair
+    (judge / "alias").symlink_to("src")
+    (judge / "alias.py").symlink_to("src/calc.py")
+    change = apply_change(agent, judge, PROTECTED)
+    assert change.deleted == [] and change.left_out == []
+    assert (judge / "alias").is_symlink() and (judge / "alias.py").is_symlink()
+    assert (judge / "src" / "calc.py").read_text() == "def add(a, b): ...\n"
+    assert (judge / "src" / "keep.py").exists()
+
+
 def test_the_total_cap_leaves_out_what_comes_after_it(pair: tuple[Path, Path]) -> None:
     """20 files of 5 MiB fill the 100 MiB cap exactly; the 21st is left out."""
     agent, judge = pair
