@@ -369,12 +369,24 @@ def test_a_link_of_the_task_the_agent_removed_is_not_followed_to_delete(
     assert (judge / "src" / "keep.py").exists()
 
 
+def test_a_deleted_protected_file_does_not_stop_the_other_deletions(
+    pair: tuple[Path, Path],
+) -> None:
+    agent, judge = pair
+    (agent / "pom.xml").unlink()
+    (agent / "src" / "keep.py").unlink()
+    change = apply_change(agent, judge, PROTECTED)
+    assert change.protected == ["deleted pom.xml"]
+    assert change.deleted == ["src/keep.py"]
+
+
 def test_the_total_cap_leaves_out_what_comes_after_it(pair: tuple[Path, Path]) -> None:
-    """20 files of 5 MiB fill the 100 MiB cap exactly; the 21st is left out."""
+    """20 files of 5 MiB fill the 100 MiB cap exactly; one more byte is left out."""
     agent, judge = pair
     (agent / "big").mkdir()
-    for index in range(21):
+    for index in range(20):
         (agent / "big" / f"{index:02d}.bin").write_bytes(bytes([index]) * (5 * MIB))
+    (agent / "big" / "20.bin").write_bytes(b"!")
     change = apply_change(agent, judge, PROTECTED)
     assert change.copied == [f"big/{index:02d}.bin" for index in range(20)]
     assert change.left_out == ["big/20.bin: past the 100 MiB cap"]
