@@ -233,3 +233,13 @@ def test_exit_status_signals_and_environment_pass_through(tmp_path: Path) -> Non
     assert "Broken pipe" not in shown and "y\n" in shown
     assert str(tmp_path) in shown
     assert host("exec /no/such/program").exit_code == 127
+
+
+def test_without_the_reaper_the_group_is_killed_at_the_limit_with_no_warning(
+    tmp_path: Path,
+) -> None:
+    """No reaper to ask for a sweep: the group gets SIGKILL, so a TERM trap never runs."""
+    command = "trap 'echo got TERM; exit 3' TERM; echo started; while :; do sleep 0.1; done"
+    result = _run(command, tmp_path, check_environment(), reap=False, timeout_s=1)
+    assert result.timed_out and result.exit_code is None
+    assert result.output == "started\n"
