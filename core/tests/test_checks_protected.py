@@ -95,17 +95,22 @@ def _snapshot_as_nobody(workspace: Path, patterns: list[str]) -> dict[str, str]:
 def test_a_folder_that_cannot_be_listed_is_passed_over_and_the_rest_walked(
     tmp_path: Path,
 ) -> None:
+    """Two folders, each holding a test and a folder nobody can list: whichever is walked
+    first meets its locked folder while the other still waits, and that one is walked too."""
     workspace = tmp_path / "ws"
-    for name in ("a", "b", "c"):
-        (workspace / "tests" / name).mkdir(parents=True)
+    for name in ("a", "b"):
+        (workspace / "tests" / name / "locked").mkdir(parents=True)
         (workspace / "tests" / name / "t.py").write_text(name)
-    (workspace / "tests" / "b").chmod(0)
-    if os.geteuid() == 0:
-        found = _snapshot_as_nobody(workspace, ["tests/"])
-    else:
-        found = snapshot(workspace, ["tests/"])
-    (workspace / "tests" / "b").chmod(0o755)
-    assert sorted(found) == ["tests/a/t.py", "tests/c/t.py"]
+        (workspace / "tests" / name / "locked").chmod(0)
+    try:
+        if os.geteuid() == 0:
+            found = _snapshot_as_nobody(workspace, ["tests/"])
+        else:
+            found = snapshot(workspace, ["tests/"])
+    finally:
+        for name in ("a", "b"):
+            (workspace / "tests" / name / "locked").chmod(0o755)
+    assert sorted(found) == ["tests/a/t.py", "tests/b/t.py"]
 
 
 def test_changes_are_sorted_by_the_whole_path_even_with_spaces_in_it() -> None:
