@@ -20,8 +20,8 @@ import pytest
 from garuda_evals.checks.base import Canaries
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
-from garuda_evals.executors.base import SandboxPolicy
-from garuda_evals.executors.host import HostBackend
+from garuda_evals.executors.base import Executor, SandboxPolicy
+from garuda_evals.executors.host import HostBackend, HostExecutor
 from garuda_evals.judging.judge import (
     Judge,
     Verdict,
@@ -348,3 +348,51 @@ def test_make_read_only_clears_write_bits_of_regular_files_only(tmp_path: Path) 
     assert stat.S_IMODE((tmp_path / "file").stat().st_mode) == 0o555
     assert stat.S_IMODE(target.stat().st_mode) == 0o666
     assert stat.S_IMODE((tmp_path / "folder").stat().st_mode) == 0o777
+
+
+class ClosingExecutor(HostExecutor):
+    """The host executor whose close waits on something, as a sandbox's does (its proxy)."""
+
+    async def aclose(self) -> None:
+        """Yield to the event loop once, where a cancellation lands."""
+        await anyio.sleep(0)
+
+
+class ClosingBackend(HostBackend):
+    """Makes closing executors."""
+
+    def create(self, policy: SandboxPolicy) -> Executor:
+        """A host executor with an awaiting close."""
+        return ClosingExecutor(policy)
+
+
+def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_path: Path) -> None:
+    """Ctrl-C during the check: the judge's copy is removed all the same."""
+    task = _task(suite)
+    started = tmp_path / "started"
+    judge = Judge(
+        suite=suite,
+        backend=ClosingBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=JUnitCheckRunner("junit"),
+        env=check_environment(),
+    )
+
+    async def go() -> None:
+        workspace = Path(tempfile.mkdtemp(prefix="agent-"))
+        suite.materialize(task, workspace)
+        _hook(f"touch {started}; sleep 1000\n")(workspace)
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+
+                async def cancel_when_started() -> None:
+                    while not started.exists():
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+
+                group.start_soon(cancel_when_started)
+                await judge_in_copy(task, workspace, judge)
+        assert scope.cancelled_caught
+
+    anyio.run(go)
+    assert _judge_folders() == []
