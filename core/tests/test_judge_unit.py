@@ -25,6 +25,7 @@ from garuda_evals.executors.host import HostBackend, HostExecutor
 from garuda_evals.judging.judge import (
     Judge,
     Verdict,
+    _remove_tree,
     fill_canaries,
     judge_in_copy,
     make_read_only,
@@ -32,6 +33,8 @@ from garuda_evals.judging.judge import (
 )
 from garuda_evals.models.task import Task
 from garuda_evals.suites.folder import FolderSuite, load_folder_suite
+
+NOBODY = 65534
 
 CHECK = r"""report="$1"; shift
 [ -f src/hook.sh ] && . src/hook.sh
@@ -396,3 +399,31 @@ def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_pa
 
     anyio.run(go)
     assert _judge_folders() == []
+
+
+def test_a_folder_left_read_only_is_removed_by_its_owner_too(tmp_path: Path) -> None:
+    """Root removes anything; an ordinary owner of a read-only folder must make it writable
+    first: checked in a forked child that became nobody."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.chdir(shared)
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+            folder = Path("copy")
+            (folder / "ro" / "deep").mkdir(parents=True)
+            (folder / "ro" / "deep" / "f").write_text("f")
+            (folder / "ro" / "deep").chmod(0o500)
+            (folder / "ro").chmod(0o500)
+            _remove_tree(folder)
+            code = 0 if not os.path.lexists(folder) else 3
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
