@@ -7,6 +7,7 @@ here (a plugin's agent is any ``Agent``): cheap enough to run against every muta
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -156,6 +157,7 @@ async def hang(turn: AgentTurn) -> AgentOutcome:
     """Count two steps, then ignore every limit."""
     turn.progress.steps, turn.progress.usage = 2, USAGE
     turn.progress.tool_calls["bash"] = 2
+    turn.progress.usage_by_model["m"] = USAGE
     await anyio.sleep(60)
     raise AssertionError("not reached")
 
@@ -211,8 +213,8 @@ def _run(
         index=0,
         item=Selected(setup.suite, setup.task),
         repeat=2,
-        transcript=setup.runs / "t-2.jsonl",
-        change=setup.runs / "changes" / "t-2.diff" if store_change else None,
+        transcript=setup.runs / "run" / "t-2.jsonl",
+        change=setup.runs / "run" / "changes" / "t-2.diff" if store_change else None,
     )
     context = TaskContext(
         settings=RunSettings(suites=[str(setup.suite.root)], executor="host", keep=keep),
@@ -248,8 +250,8 @@ def test_a_fixing_agent_passes_and_its_row_says_what_it_used(setup: Setup) -> No
     assert row.duration_ms >= row.agent_duration_ms >= 0
     assert (progress.steps, progress.usage) == (3, USAGE)
     assert events == [("start", "Answer")]
-    assert row.transcript == str(setup.runs / "t-2.jsonl")
-    assert (setup.runs / "t-2.jsonl").read_text() == ""
+    assert row.transcript == str(setup.runs / "run" / "t-2.jsonl")
+    assert (setup.runs / "run" / "t-2.jsonl").read_text() == ""
     assert _leftovers() == []
 
 
@@ -261,7 +263,7 @@ def test_the_agents_turn_gets_the_task_its_folder_and_the_limit(setup: Setup) ->
     assert turn.timeout_s == 123.0
     assert turn.env["TASK_WORKSPACE"] == str(turn.workspace)
     assert "PATH" in turn.env
-    assert turn.transcript == setup.runs / "t-2.jsonl"
+    assert turn.transcript == setup.runs / "run" / "t-2.jsonl"
     assert turn.workspace in setup.suite.released
 
 
@@ -316,7 +318,10 @@ def test_a_protected_change_is_recorded_in_the_row(setup: Setup) -> None:
 
 def test_the_harness_ends_an_agent_that_ignores_the_task_limit(setup: Setup) -> None:
     progress = Progress()
-    row, _ = _run(setup, PlayedAgent(hang), timeout_s=1.0, progress=progress)
+    backend = RecordingBackend()
+    row, _ = _run(setup, PlayedAgent(hang), timeout_s=1.0, progress=progress, backend=backend)
+    assert backend.recorded.closed == [1]
+    assert row.usage_by_model == {"m": USAGE}
     assert row.status is Status.FAIL and row.stop_reason == "timeout"
     assert row.failure == "the agent ran past the 1 s task limit"
     assert (row.steps, row.usage, row.tool_calls) == (2, USAGE, {"bash": 2})
@@ -330,7 +335,7 @@ def test_an_agent_that_raises_is_an_error_row_with_what_it_used(setup: Setup) ->
     assert row.status is Status.ERR and row.stop_reason == "error"
     assert row.failure == "RuntimeError: boom"
     assert (row.steps, row.usage) == (1, USAGE)
-    assert (setup.runs / "t-2.jsonl").exists()
+    assert (setup.runs / "run" / "t-2.jsonl").exists()
     assert _leftovers() == []
 
 
@@ -372,7 +377,7 @@ def test_without_keep_the_agents_folder_is_removed(setup: Setup) -> None:
 def test_the_agents_change_is_stored_as_a_diff_beside_the_transcript(setup: Setup) -> None:
     row, _ = _run(setup, PlayedAgent(answer_42), store_change=True)
     assert row.change == "changes/t-2.diff"
-    patch = (setup.runs / "changes" / "t-2.diff").read_text()
+    patch = (setup.runs / "run" / "changes" / "t-2.diff").read_text()
     assert "-41" in patch and "+42" in patch
 
 
@@ -383,7 +388,7 @@ def test_the_change_of_an_agent_past_its_limit_is_stored_too(setup: Setup) -> No
 
     row, _ = _run(setup, PlayedAgent(edit_then_hang), timeout_s=1.0, store_change=True)
     assert row.stop_reason == "timeout" and row.change == "changes/t-2.diff"
-    assert "+43" in (setup.runs / "changes" / "t-2.diff").read_text()
+    assert "+43" in (setup.runs / "run" / "changes" / "t-2.diff").read_text()
 
 
 def test_counts_the_agent_does_not_report_come_from_its_progress(setup: Setup) -> None:
@@ -407,3 +412,50 @@ def test_an_interrupted_row_keeps_what_the_agent_used(setup: Setup) -> None:
     assert (row.steps, row.usage, row.duration_ms) == (5, USAGE, 1234)
     assert row.tool_calls == {"bash": 3} and row.usage_by_model == {"m": USAGE}
     assert row.workspace is None
+
+
+def test_counts_the_agent_reports_win_over_its_progress(setup: Setup) -> None:
+    async def loud(turn: AgentTurn) -> AgentOutcome:
+        turn.progress.tool_calls["read"] = 4
+        turn.progress.usage_by_model["m"] = USAGE
+        return AgentOutcome(
+            steps=1,
+            usage=USAGE,
+            stop_reason="done",
+            tool_calls={"bash": 1},
+            usage_by_model={"n": USAGE},
+        )
+
+    row, _ = _run(setup, PlayedAgent(loud))
+    assert row.tool_calls == {"bash": 1} and row.usage_by_model == {"n": USAGE}
+
+
+def test_the_harness_limit_is_ten_minutes_unless_told(setup: Setup) -> None:
+    context = TaskContext(
+        settings=RunSettings(),
+        agent=PlayedAgent(do_nothing),
+        backend=RecordingBackend(),
+        runners={},
+        emit=lambda kind, _job, message: None,
+    )
+    assert context.task_timeout_s == 600.0
+
+
+def test_an_agent_that_removes_its_folder_fails_with_a_notice(setup: Setup) -> None:
+    async def remove(turn: AgentTurn) -> AgentOutcome:
+        shutil.rmtree(turn.workspace)
+        return AgentOutcome(steps=1, usage=USAGE, stop_reason="done")
+
+    row, _ = _run(setup, PlayedAgent(remove), store_change=True)
+    assert row.status is Status.FAIL and row.change is None
+    assert len(row.notices) == 1
+    assert row.notices[0].startswith("the agent's change was not kept: ")
+
+
+def test_without_git_the_run_goes_on_and_says_the_change_is_not_kept(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(setup.runs / "no-tools-here"))
+    row, _ = _run(setup, PlayedAgent(do_nothing), store_change=True)
+    assert row.status is Status.FAIL and row.change is None
+    assert row.notices == ["the agent's change will not be kept: git is not installed"]
