@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,7 +322,7 @@ def test_the_harness_ends_an_agent_that_ignores_the_task_limit(setup: Setup) -> 
     backend = RecordingBackend()
     row, _ = _run(setup, PlayedAgent(hang), timeout_s=1.0, progress=progress, backend=backend)
     assert backend.recorded.closed == [1]
-    assert row.usage_by_model == {"m": USAGE}
+    assert row.usage_by_model == {"m": USAGE} and row.notices == []
     assert row.status is Status.FAIL and row.stop_reason == "timeout"
     assert row.failure == "the agent ran past the 1 s task limit"
     assert (row.steps, row.usage, row.tool_calls) == (2, USAGE, {"bash": 2})
@@ -375,8 +376,9 @@ def test_without_keep_the_agents_folder_is_removed(setup: Setup) -> None:
 
 
 def test_the_agents_change_is_stored_as_a_diff_beside_the_transcript(setup: Setup) -> None:
+    _run(setup, PlayedAgent(answer_42), store_change=True)
     row, _ = _run(setup, PlayedAgent(answer_42), store_change=True)
-    assert row.change == "changes/t-2.diff"
+    assert row.change == "changes/t-2.diff" and row.notices == ["a notice"]
     patch = (setup.runs / "run" / "changes" / "t-2.diff").read_text()
     assert "-41" in patch and "+42" in patch
 
@@ -459,3 +461,69 @@ def test_without_git_the_run_goes_on_and_says_the_change_is_not_kept(
     row, _ = _run(setup, PlayedAgent(do_nothing), store_change=True)
     assert row.status is Status.FAIL and row.change is None
     assert row.notices == ["the agent's change will not be kept: git is not installed"]
+
+
+def test_durations_are_milliseconds_of_this_run(setup: Setup) -> None:
+    before = time.monotonic()
+    row, _ = _run(setup, PlayedAgent(answer_42))
+    elapsed_ms = (time.monotonic() - before) * 1000
+    assert 0 <= row.agent_duration_ms <= row.duration_ms <= elapsed_ms + 1
+
+
+def test_git_gone_during_the_turn_keeps_the_run_with_a_notice(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def hide_git(turn: AgentTurn) -> AgentOutcome:
+        monkeypatch.setenv("PATH", str(setup.runs / "no-tools-here"))
+        return AgentOutcome(steps=1, usage=USAGE, stop_reason="done")
+
+    row, _ = _run(setup, PlayedAgent(hide_git), store_change=True)
+    assert row.status is Status.FAIL and row.change is None
+    assert row.notices == ["the agent's change was not kept: git is not installed"]
+
+
+class ClosingExecutor(RecordingExecutor):
+    """Its close waits on something, as a sandbox's does (its proxy)."""
+
+    async def aclose(self) -> None:
+        """Yield to the event loop once, where a cancellation lands."""
+        await anyio.sleep(0)
+        await super().aclose()
+
+
+class ClosingBackend(RecordingBackend):
+    """Makes closing executors."""
+
+    def create(self, policy: SandboxPolicy) -> Executor:
+        """A recording executor whose close awaits."""
+        self.recorded.policies.append(policy)
+        return ClosingExecutor(policy, self.recorded, len(self.recorded.policies))
+
+
+def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
+    started = anyio.Event()
+
+    async def wait_forever(turn: AgentTurn) -> AgentOutcome:
+        started.set()
+        await anyio.sleep(1000)
+        raise AssertionError("not reached")
+
+    backend = ClosingBackend()
+    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
+    context = TaskContext(
+        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
+        agent=PlayedAgent(wait_forever),
+        backend=backend,
+        runners={"junit": JUnitCheckRunner("junit")},
+        emit=lambda kind, _job, message: None,
+    )
+
+    async def go() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(run_job, job, context)
+            await started.wait()
+            group.cancel_scope.cancel()
+
+    anyio.run(go)
+    assert backend.recorded.closed == [1]
+    assert _leftovers() == []
