@@ -43,22 +43,22 @@ class Module:
 
 MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
-    Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge.py",)),
-    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judge.py",)),
+    Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge_unit.py",)),
+    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judging_change.py",)),
     Module(
         "files",
         f"{CORE}/judging/files.py",
-        (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_judging_files.py", f"{CORE_TESTS}/test_judge_unit.py"),
     ),
     Module(
         "lint",
         f"{CORE}/judging/lint.py",
-        (f"{CORE_TESTS}/test_judging_lint.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_judging_lint.py", f"{CORE_TESTS}/test_judge_unit.py"),
     ),
     Module(
         "protected",
         f"{CORE}/checks/protected.py",
-        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_judge.py"),
+        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_checks_protected.py"),
     ),
     Module(
         "junit",
@@ -75,7 +75,7 @@ MODULES = (
         f"{CORE}/executors/host.py",
         (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
     ),
-    Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_runner.py",)),
+    Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
     Module("summary", f"{CORE}/report/summary.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module(
         "repo_rules",
@@ -268,12 +268,24 @@ def _mutated_line(diff: str, source: str) -> str:
 
 
 def retest_survivors(module: Module) -> None:
-    """Forget the survivors' results in ``module``'s session and run just those again."""
+    """Forget the results of ``module``'s survivors not listed as equivalent, and run just
+    those again."""
     session = WORK / f"{module.name}.sqlite"
     if not session.is_file():
         sys.exit(f"{module.name}: no session {session.relative_to(ROOT)} to run again")
+    lines = (ROOT / module.path).read_text(encoding="utf-8").splitlines()
+    equivalent = equivalent_entries()
+    again: list[str] = []
+    with use_db(str(session), WorkDB.Mode.open) as work:
+        for item, result in work.completed_work_items:
+            if result.test_outcome is not TestOutcome.SURVIVED:
+                continue
+            (mutation,) = item.mutations
+            source = lines[mutation.start_pos[0] - 1].strip()
+            if (module.name, source, _mutated_line(result.diff or "", source)) not in equivalent:
+                again.append(item.job_id)
     with sqlite3.connect(session) as db:
-        db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+        db.executemany("DELETE FROM work_results WHERE job_id = ?", [(job,) for job in again])
     source_path = ROOT / module.path
     original = source_path.read_bytes()
     config = _config(module, 3 * _baseline(module) + 20)

@@ -55,3 +55,15 @@ def test_findings_stop_at_the_limit_across_files(tmp_path: Path) -> None:
     assert len(findings) == MAX_LINES == 20
     assert findings[-1] == "b.py:1: imports _pytest (pytest's internals)"
     assert not any(f.startswith("conftest.py") for f in findings)
+
+
+def test_a_file_up_to_one_mib_is_read_and_a_larger_one_is_not(tmp_path: Path) -> None:
+    """The cap is 1 MiB: a file of exactly that size is linted, one byte more is passed over."""
+    flagged = b"import _pytest\n"
+    exact = b"#" * (1024 * 1024 - len(flagged) - 1) + b"\n" + flagged
+    assert len(exact) == 1024 * 1024
+    (tmp_path / "exact.py").write_bytes(exact)
+    (tmp_path / "over.py").write_bytes(b"\n" + exact)
+    assert lint(tmp_path, ["exact.py", "over.py"]) == [
+        "exact.py:2: imports _pytest (pytest's internals)"
+    ]

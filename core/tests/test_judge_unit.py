@@ -1,0 +1,429 @@
+"""The judge's own steps, each on a real folder with a real (shell) check that writes JUnit
+XML: cheap enough to run against every mutant of ``judging/judge.py``.
+
+The check script stands in for a test runner: it reads the agent's answer, sources the
+agent's ``src/hook.sh`` (code under test runs during the check) and reports one test,
+plus the canaries it is given.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+import pytest
+
+from garuda_evals.checks.base import Canaries
+from garuda_evals.checks.junit import JUnitCheckRunner
+from garuda_evals.environment import check_environment
+from garuda_evals.executors.base import Executor, SandboxPolicy
+from garuda_evals.executors.host import HostBackend, HostExecutor
+from garuda_evals.judging.judge import (
+    Judge,
+    Verdict,
+    _remove_tree,
+    fill_canaries,
+    judge_in_copy,
+    make_read_only,
+    write_canaries,
+)
+from garuda_evals.models.task import Task
+from garuda_evals.suites.folder import FolderSuite, load_folder_suite
+
+NOBODY = 65534
+
+CHECK = r"""report="$1"; shift
+[ -f src/hook.sh ] && . src/hook.sh
+answer=$(cat src/answer.txt 2>/dev/null)
+{
+  echo '<testsuites><testsuite>'
+  if [ "$answer" = 42 ]; then
+    echo '<testcase classname="t" name="answer"/>'
+  else
+    echo '<testcase classname="t" name="answer"><failure message="wrong answer"/></testcase>'
+  fi
+  for canary in "$@"; do
+    read -r outcome message < "$canary"
+    if [ "$outcome" = fail ]; then
+      failed=1
+      echo "<testcase classname=\"c\" name=\"must_fail\"><failure message=\"$message\"/></testcase>"
+    else
+      echo '<testcase classname="c" name="must_pass"/>'
+    fi
+  done
+  echo '</testsuite></testsuites>'
+} > "$report"
+echo "answer was $answer"
+[ "$answer" = 42 ] && [ -z "$failed" ]
+"""
+
+
+@pytest.fixture
+def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FolderSuite:
+    """A one-task suite whose check is ``tests/check.sh``; judge folders go under tmp_path."""
+    root = tmp_path / "suite"
+    (root / "t" / "files" / "src").mkdir(parents=True)
+    (root / "t" / "files" / "tests").mkdir()
+    (root / "suite.toml").write_text(
+        'name = "unit"\nprotected = ["tests/"]\n\n[check]\n'
+        'command = "bash tests/check.sh {junit} {canaries}"\nrunner = "junit"\ntimeout_s = 60\n'
+    )
+    (root / "t" / "task.toml").write_text('title = "Answer"\nprompt = "Answer 42."\n')
+    (root / "t" / "files" / "src" / "answer.txt").write_text("41\n")
+    (root / "t" / "files" / "tests" / "check.sh").write_text(CHECK)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    return load_folder_suite(root)
+
+
+def _task(suite: FolderSuite) -> Task:
+    return next(iter(suite.tasks()))
+
+
+class CanaryRunner(JUnitCheckRunner):
+    """JUnit runner with one must-fail and one must-pass canary, given as arguments."""
+
+    def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries:
+        return Canaries(
+            files={"tests/canary/fail.txt": f"fail {nonce}\n", "tests/canary/pass.txt": "pass\n"},
+            must_fail="c::must_fail",
+            must_pass="c::must_pass",
+            args=("tests/canary/fail.txt", "tests/canary/pass.txt"),
+        )
+
+
+class RefusingRunner(JUnitCheckRunner):
+    """Refuses every changed file, one line each."""
+
+    def refusals(self, task: Task, workspace: Path, changed: list[str]) -> list[str]:  # type: ignore[override]
+        return [f"{path} is refused" for path in changed]
+
+
+def _judge(
+    suite: FolderSuite,
+    edit: Callable[[Path], None],
+    *,
+    runner: JUnitCheckRunner | None = None,
+    task: Task | None = None,
+    timeout_s: float | None = None,
+) -> Verdict:
+    task = task or _task(suite)
+    judge = Judge(
+        suite=suite,
+        backend=HostBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=runner or JUnitCheckRunner("junit"),
+        env=check_environment(),
+        timeout_s=timeout_s,
+    )
+
+    async def go() -> Verdict:
+        workspace = Path(tempfile.mkdtemp(prefix="agent-"))
+        suite.materialize(task, workspace)
+        edit(workspace)
+        return await judge_in_copy(task, workspace, judge)
+
+    return anyio.run(go)
+
+
+def _answer(text: str) -> Callable[[Path], None]:
+    return lambda workspace: (workspace / "src" / "answer.txt").write_text(text)
+
+
+def _hook(script: str, answer: str = "42\n") -> Callable[[Path], None]:
+    def edit(workspace: Path) -> None:
+        (workspace / "src" / "answer.txt").write_text(answer)
+        (workspace / "src" / "hook.sh").write_text(script)
+
+    return edit
+
+
+def _judge_folders() -> list[str]:
+    return [path.name for path in Path(tempfile.gettempdir()).glob("garuda-judge-*")]
+
+
+def test_a_right_answer_passes_and_the_outcome_is_recorded(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _answer("42\n"))
+    assert verdict.passed and verdict.reason is None
+    assert verdict.passed_tests == ["t::answer"]
+    assert verdict.protected_changes == [] and verdict.left_out == [] and verdict.suspicious == []
+    check = verdict.check
+    assert check is not None
+    assert check.command.startswith("bash tests/check.sh ") and check.command.endswith(".xml ")
+    assert "/.garuda-check/" in check.command
+    assert (check.exit_code, check.timed_out, check.tests_ran, check.tests_failed) == (
+        0,
+        False,
+        1,
+        0,
+    )
+    assert check.output_tail == "answer was 42\n"
+    assert check.duration_ms >= 0
+    assert _judge_folders() == []
+
+
+def test_a_wrong_answer_fails_on_the_check(suite: FolderSuite) -> None:
+    verdict = _judge(suite, lambda workspace: None)
+    assert not verdict.passed
+    assert verdict.reason == "check exited 1: 1 failed: t::answer"
+    assert verdict.passed_tests == []
+    assert verdict.check is not None
+    assert (verdict.check.exit_code, verdict.check.tests_ran, verdict.check.tests_failed) == (
+        1,
+        1,
+        1,
+    )
+    assert _judge_folders() == []
+
+
+def test_the_output_tail_keeps_the_last_2000_characters(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _hook("printf 'a%.0s' $(seq 3000); printf 'b%.0s' $(seq 1985)\n"))
+    assert verdict.check is not None
+    assert verdict.check.output_tail == "a" + "b" * 1985 + "answer was 42\n"
+
+
+def test_a_changed_test_fails_before_the_check_and_is_not_carried(suite: FolderSuite) -> None:
+    def edit(workspace: Path) -> None:
+        (workspace / "src" / "answer.txt").write_text("42\n")
+        (workspace / "tests" / "check.sh").write_text("exit 0\n")
+
+    verdict = _judge(suite, edit)
+    assert not verdict.passed and verdict.check is None
+    assert verdict.reason == "protected files changed: changed tests/check.sh"
+    assert verdict.protected_changes == ["changed tests/check.sh"]
+
+
+def test_left_out_and_suspicious_files_are_reported_with_a_protected_change(
+    suite: FolderSuite,
+) -> None:
+    def edit(workspace: Path) -> None:
+        os.mkfifo(workspace / "src" / "pipe")
+        (workspace / "src" / "calc.py").write_text("import _pytest\n")
+        (workspace / "tests" / "new.sh").write_text("")
+
+    verdict = _judge(suite, edit)
+    assert verdict.reason == "protected files changed: added tests/new.sh"
+    assert verdict.left_out == ["src/pipe: a FIFO, not a regular file"]
+    assert verdict.suspicious == ["src/calc.py:1: imports _pytest (pytest's internals)"]
+
+
+def test_left_out_and_suspicious_files_are_reported_after_the_check(suite: FolderSuite) -> None:
+    def edit(workspace: Path) -> None:
+        (workspace / "src" / "answer.txt").write_text("42\n")
+        os.mkfifo(workspace / "src" / "pipe")
+        (workspace / "src" / "calc.py").write_text("import _pytest\n")
+
+    verdict = _judge(suite, edit)
+    assert verdict.passed, verdict.reason
+    assert verdict.left_out == ["src/pipe: a FIFO, not a regular file"]
+    assert verdict.suspicious == ["src/calc.py:1: imports _pytest (pytest's internals)"]
+
+
+def test_refusals_fail_before_the_check_naming_the_first_three(suite: FolderSuite) -> None:
+    def edit(workspace: Path) -> None:
+        for name in ("a", "b", "c", "d"):
+            (workspace / "src" / name).write_text(name)
+
+    verdict = _judge(suite, edit, runner=RefusingRunner("junit"))
+    assert not verdict.passed and verdict.check is None
+    assert verdict.reason == "refused: src/a is refused; src/b is refused; src/c is refused"
+
+
+def test_nothing_changed_is_not_refused(suite: FolderSuite) -> None:
+    verdict = _judge(suite, lambda workspace: None, runner=RefusingRunner("junit"))
+    assert verdict.check is not None
+
+
+def test_tests_changed_during_the_check_fail_a_passing_check(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _hook("chmod u+w tests/check.sh; echo '# more' >> tests/check.sh\n"))
+    assert not verdict.passed
+    assert verdict.reason == "tests changed during the check: changed tests/check.sh"
+
+
+def test_tests_deleted_during_the_check_fail(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _hook("rm -f tests/check.sh\n"))
+    assert not verdict.passed
+    assert verdict.reason == "tests changed during the check: deleted tests/check.sh"
+
+
+def test_a_file_the_check_adds_among_the_tests_is_not_a_change(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _hook("echo cache > tests/cache.txt\n"))
+    assert verdict.passed, verdict.reason
+
+
+def test_protected_files_are_read_only_during_the_check(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _hook("stat -c %a tests/check.sh src/answer.txt\n"))
+    assert verdict.check is not None
+    assert verdict.check.output_tail == "444\n644\nanswer was 42\n"
+
+
+def test_canaries_are_written_read_only_and_left_out_of_the_passed_tests(
+    suite: FolderSuite,
+) -> None:
+    verdict = _judge(
+        suite,
+        _hook("stat -c %a tests/canary/fail.txt tests/canary/pass.txt\n"),
+        runner=CanaryRunner("junit"),
+    )
+    assert verdict.passed, verdict.reason
+    assert verdict.passed_tests == ["t::answer"]
+    assert verdict.check is not None
+    assert verdict.check.output_tail.startswith("444\n444\n")
+    assert verdict.check.tests_ran == 3
+
+
+def test_a_must_fail_canary_without_the_nonce_trips(suite: FolderSuite) -> None:
+    script = "chmod u+w tests/canary/fail.txt; echo 'fail forged' > tests/canary/fail.txt\n"
+    verdict = _judge(suite, _hook(script), runner=CanaryRunner("junit"))
+    assert not verdict.passed
+    assert verdict.reason is not None and "tampered" in verdict.reason
+
+
+def test_the_check_limit_comes_from_the_task_or_the_judge(suite: FolderSuite) -> None:
+    task = _task(suite)
+    quick = task.model_copy(update={"check": task.check.model_copy(update={"timeout_s": 1.0})})
+    hang = _hook("sleep 30\n")
+    for verdict in (_judge(suite, hang, task=quick), _judge(suite, hang, timeout_s=1.0)):
+        assert not verdict.passed
+        assert verdict.reason == "check timed out after 1 s"
+        assert verdict.check is not None and verdict.check.timed_out
+    generous = _judge(suite, _hook("sleep 2\n"), task=quick, timeout_s=20.0)
+    assert generous.passed, generous.reason
+
+
+def test_the_judge_folder_is_removed_even_when_left_read_only(suite: FolderSuite) -> None:
+    verdict = _judge(
+        suite, _hook("mkdir -p src/ro/deep; touch src/ro/deep/f; chmod 500 src/ro src/ro/deep\n")
+    )
+    assert verdict.passed, verdict.reason
+    assert _judge_folders() == []
+
+
+def test_fill_canaries_quotes_the_arguments() -> None:
+    canaries = Canaries(files={}, must_fail="a", must_pass="b", args=("x y", "z"))
+    assert fill_canaries("run {canaries} --end", canaries) == "run 'x y' z --end"
+    assert fill_canaries("run {canaries} --end", None) == "run  --end"
+
+
+def test_canaries_are_written_in_new_folders(tmp_path: Path) -> None:
+    canaries = Canaries(files={"a/b/c.txt": "hi", "d.txt": "there"}, must_fail="", must_pass="")
+    written = write_canaries(tmp_path, canaries)
+    assert written == [tmp_path / "a/b/c.txt", tmp_path / "d.txt"]
+    assert (tmp_path / "a/b/c.txt").read_text() == "hi"
+
+
+@pytest.mark.parametrize("relative", ["/etc/x", "../x", "a/../../x"])
+def test_a_canary_outside_the_workspace_is_refused(tmp_path: Path, relative: str) -> None:
+    canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
+    with pytest.raises(ValueError, match="leaves the workspace"):
+        write_canaries(tmp_path / "ws", canaries)
+
+
+def test_a_canary_through_a_link_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "linked").symlink_to(outside)
+    (workspace / "file.txt").symlink_to(outside / "target.txt")
+    for relative in ("linked/c.txt", "file.txt"):
+        canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
+        with pytest.raises(ValueError, match="goes through a link"):
+            write_canaries(workspace, canaries)
+    assert list(outside.iterdir()) == []
+
+
+def test_make_read_only_clears_write_bits_of_regular_files_only(tmp_path: Path) -> None:
+    target = tmp_path / "target"
+    target.write_text("t")
+    target.chmod(0o666)
+    (tmp_path / "file").write_text("f")
+    (tmp_path / "file").chmod(0o755)
+    (tmp_path / "link").symlink_to(target)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder").chmod(0o777)
+    make_read_only([tmp_path / "file", tmp_path / "link", tmp_path / "folder"])
+    assert stat.S_IMODE((tmp_path / "file").stat().st_mode) == 0o555
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666
+    assert stat.S_IMODE((tmp_path / "folder").stat().st_mode) == 0o777
+
+
+class ClosingExecutor(HostExecutor):
+    """The host executor whose close waits on something, as a sandbox's does (its proxy)."""
+
+    async def aclose(self) -> None:
+        """Yield to the event loop once, where a cancellation lands."""
+        await anyio.sleep(0)
+
+
+class ClosingBackend(HostBackend):
+    """Makes closing executors."""
+
+    def create(self, policy: SandboxPolicy) -> Executor:
+        """A host executor with an awaiting close."""
+        return ClosingExecutor(policy)
+
+
+def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_path: Path) -> None:
+    """Ctrl-C during the check: the judge's copy is removed all the same."""
+    task = _task(suite)
+    started = tmp_path / "started"
+    judge = Judge(
+        suite=suite,
+        backend=ClosingBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=JUnitCheckRunner("junit"),
+        env=check_environment(),
+    )
+
+    async def go() -> None:
+        workspace = Path(tempfile.mkdtemp(prefix="agent-"))
+        suite.materialize(task, workspace)
+        _hook(f"touch {started}; sleep 1000\n")(workspace)
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+
+                async def cancel_when_started() -> None:
+                    while not started.exists():
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+
+                group.start_soon(cancel_when_started)
+                await judge_in_copy(task, workspace, judge)
+        assert scope.cancelled_caught
+
+    anyio.run(go)
+    assert _judge_folders() == []
+
+
+def test_a_folder_left_read_only_is_removed_by_its_owner_too(tmp_path: Path) -> None:
+    """Root removes anything; an ordinary owner of a read-only folder must make it writable
+    first: checked in a forked child that became nobody."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.chdir(shared)
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+            folder = Path("copy")
+            (folder / "ro" / "deep").mkdir(parents=True)
+            (folder / "ro" / "deep" / "f").write_text("f")
+            (folder / "ro" / "deep").chmod(0o500)
+            (folder / "ro").chmod(0o500)
+            _remove_tree(folder)
+            code = 0 if not os.path.lexists(folder) else 3
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
