@@ -1,8 +1,10 @@
-"""Shared fixtures of core's tests: the mini suite and fake installed distributions."""
+"""Shared fixtures of core's tests: the mini suite, a one-task shell-check suite and fake
+installed distributions."""
 
 from __future__ import annotations
 
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,3 +44,31 @@ def fake_dist(tmp_path: Path) -> FakeDist:
         return site
 
     return make
+
+
+AnswerSuite = Callable[[str, str], Path]
+
+
+@pytest.fixture
+def answer_suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AnswerSuite:
+    """Write a one-task suite ``t`` (``src/answer.txt`` holds 41, the fix is 42) whose check
+    runs ``command`` with the script ``check`` as ``tests/check.sh`` (protected); temporary
+    folders go under tmp_path. Returns the suite's folder."""
+
+    def write(command: str, check: str) -> Path:
+        root = tmp_path / "suite"
+        (root / "t" / "files" / "src").mkdir(parents=True)
+        (root / "t" / "files" / "tests").mkdir()
+        (root / "suite.toml").write_text(
+            'name = "unit"\nprotected = ["tests/"]\n\n[check]\n'
+            f'command = "{command}"\nrunner = "junit"\ntimeout_s = 60\n'
+        )
+        (root / "t" / "task.toml").write_text('title = "Answer"\nprompt = "Answer 42."\n')
+        (root / "t" / "files" / "src" / "answer.txt").write_text("41\n")
+        (root / "t" / "files" / "tests" / "check.sh").write_text(check)
+        scratch = tmp_path / "tmp"
+        scratch.mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+        return root
+
+    return write

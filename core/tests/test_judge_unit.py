@@ -63,22 +63,9 @@ echo "answer was $answer"
 
 
 @pytest.fixture
-def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FolderSuite:
+def suite(answer_suite: Callable[[str, str], Path]) -> FolderSuite:
     """A one-task suite whose check is ``tests/check.sh``; judge folders go under tmp_path."""
-    root = tmp_path / "suite"
-    (root / "t" / "files" / "src").mkdir(parents=True)
-    (root / "t" / "files" / "tests").mkdir()
-    (root / "suite.toml").write_text(
-        'name = "unit"\nprotected = ["tests/"]\n\n[check]\n'
-        'command = "bash tests/check.sh {junit} {canaries}"\nrunner = "junit"\ntimeout_s = 60\n'
-    )
-    (root / "t" / "task.toml").write_text('title = "Answer"\nprompt = "Answer 42."\n')
-    (root / "t" / "files" / "src" / "answer.txt").write_text("41\n")
-    (root / "t" / "files" / "tests" / "check.sh").write_text(CHECK)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    return load_folder_suite(root)
+    return load_folder_suite(answer_suite("bash tests/check.sh {junit} {canaries}", CHECK))
 
 
 def _task(suite: FolderSuite) -> Task:

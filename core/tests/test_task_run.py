@@ -179,20 +179,8 @@ class Setup:
 
 
 @pytest.fixture
-def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Setup:
-    root = tmp_path / "suite"
-    (root / "t" / "files" / "src").mkdir(parents=True)
-    (root / "t" / "files" / "tests").mkdir()
-    (root / "suite.toml").write_text(
-        'name = "unit"\nprotected = ["tests/"]\n\n[check]\n'
-        'command = "bash tests/check.sh {junit}"\nrunner = "junit"\ntimeout_s = 60\n'
-    )
-    (root / "t" / "task.toml").write_text('title = "Answer"\nprompt = "Answer 42."\n')
-    (root / "t" / "files" / "src" / "answer.txt").write_text("41\n")
-    (root / "t" / "files" / "tests" / "check.sh").write_text(CHECK)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+def setup(tmp_path: Path, answer_suite: Callable[[str, str], Path]) -> Setup:
+    root = answer_suite("bash tests/check.sh {junit}", CHECK)
     suite = EnvSuite(load_folder_suite(root).root)
     suite.released = []
     task = next(iter(suite.tasks()))
