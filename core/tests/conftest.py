@@ -1,8 +1,10 @@
-"""Shared fixtures of core's tests: the mini suite, a one-task shell-check suite and fake
-installed distributions."""
+"""Shared fixtures of core's tests: the mini suite, a one-task shell-check suite, a call as
+an unprivileged user and fake installed distributions."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -72,3 +74,37 @@ def answer_suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AnswerSuite
         return root
 
     return write
+
+
+NOBODY = 65534
+AsNobody = Callable[[Path, Callable[[], object]], object]
+
+
+@pytest.fixture
+def as_nobody() -> AsNobody:
+    """Call ``work()`` in a forked child that became the unprivileged user ``nobody`` inside
+    ``folder`` (root reads every folder; nobody does not); its JSON-able result."""
+
+    def call(folder: Path, work: Callable[[], object]) -> object:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.close(read)
+                os.chdir(folder)
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+                os.write(write, json.dumps(work()).encode())
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        return json.loads(data)
+
+    return call

@@ -4,13 +4,12 @@ that cannot be listed, and the size cap on what is hashed."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from garuda_evals.checks.protected import changes, is_protected, snapshot
 
-NOBODY = 65534
 MIB = 1024 * 1024
 
 
@@ -67,33 +66,8 @@ def test_files_up_to_the_cap_are_hashed_larger_ones_marked(tmp_path: Path) -> No
     assert found["tests/over.bin"] == "(unreadable)"
 
 
-def _snapshot_as_nobody(workspace: Path, patterns: list[str]) -> dict[str, str]:
-    """``snapshot(".")`` in a forked child that became an unprivileged user inside
-    ``workspace`` (root reads every folder; nobody does not)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            os.close(read)
-            os.chdir(workspace)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            os.write(write, json.dumps(snapshot(Path("."), patterns)).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return dict(json.loads(data))
-
-
 def test_a_folder_that_cannot_be_listed_is_passed_over_and_the_rest_walked(
-    tmp_path: Path,
+    tmp_path: Path, as_nobody: Callable[[Path, Callable[[], object]], object]
 ) -> None:
     """Two folders, each holding a test and a folder nobody can list: whichever is walked
     first meets its locked folder while the other still waits, and that one is walked too."""
@@ -104,7 +78,7 @@ def test_a_folder_that_cannot_be_listed_is_passed_over_and_the_rest_walked(
         (workspace / "tests" / name / "locked").chmod(0)
     try:
         if os.geteuid() == 0:
-            found = _snapshot_as_nobody(workspace, ["tests/"])
+            found = as_nobody(workspace, lambda: snapshot(Path("."), ["tests/"]))
         else:
             found = snapshot(workspace, ["tests/"])
     finally:

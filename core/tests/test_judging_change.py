@@ -3,9 +3,9 @@ folders: regular files only, protected files reported and never copied, the caps
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,6 @@ import pytest
 from garuda_evals.judging.change import apply_change
 
 MIB = 1024 * 1024
-NOBODY = 65534
 PROTECTED = ["tests/", "pom.xml"]
 
 
@@ -312,41 +311,19 @@ def test_protected_changes_are_sorted_by_the_whole_path_even_with_spaces(
     assert change.protected == ["deleted tests/x a.py", "added tests/x z.py"]
 
 
-def _apply_as_nobody(root: Path) -> list[str]:
-    """``apply_change("agent", "judge")`` in a forked child that became an unprivileged
-    user inside ``root`` (root reads every folder; nobody does not); its left-out list."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            os.close(read)
-            os.chdir(root)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            change = apply_change(Path("agent"), Path("judge"), [])
-            os.write(write, json.dumps(change.left_out).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return list(json.loads(data))
-
-
 @pytest.mark.parametrize("where", ["src/b", "."])
-def test_a_folder_that_cannot_be_listed_is_left_out_naming_it(tmp_path: Path, where: str) -> None:
+def test_a_folder_that_cannot_be_listed_is_left_out_naming_it(
+    tmp_path: Path, where: str, as_nobody: Callable[[Path, Callable[[], object]], object]
+) -> None:
     root = tmp_path / "root"
     (root / "judge").mkdir(parents=True)
     (root / "agent" / "src" / "b").mkdir(parents=True)
     (root / "agent" / where).chmod(0)
     try:
         if os.geteuid() == 0:
-            left_out = _apply_as_nobody(root)
+            left_out = as_nobody(
+                root, lambda: apply_change(Path("agent"), Path("judge"), []).left_out
+            )
         else:
             left_out = apply_change(root / "agent", root / "judge", []).left_out
     finally:
