@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn, Progress
+from garuda_evals.agents.base import BUDGET_STOP, Agent, AgentOutcome, AgentTurn, Progress
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.executors.base import (
     Availability,
@@ -515,3 +515,29 @@ def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
     anyio.run(go)
     assert backend.recorded.closed == [1]
     assert _leftovers() == []
+
+
+class SpentAgent(PlayedAgent):
+    """A played agent whose run's spend cap is reached."""
+
+    def budget_spent(self) -> str | None:
+        """Spent."""
+        return "spend cap of $0.01 reached"
+
+
+async def stop_for_budget(turn: AgentTurn) -> AgentOutcome:
+    """Change nothing and say the spend cap stopped the turn."""
+    return AgentOutcome(steps=1, usage=USAGE, stop_reason=BUDGET_STOP)
+
+
+def test_a_turn_cut_by_the_spend_cap_is_interrupted_not_judged(setup: Setup) -> None:
+    row, _ = _run(setup, SpentAgent(stop_for_budget))
+    assert row.status is Status.INTERRUPTED and row.check is None
+    assert row.failure == "stopped by the run's spend cap (--max-cost) before it finished"
+
+
+def test_a_turn_that_only_claims_the_spend_cap_is_judged(setup: Setup) -> None:
+    """Out of both rates is what INT means: an agent cannot buy that for a failing run."""
+    row, _ = _run(setup, PlayedAgent(stop_for_budget))
+    assert row.status is Status.FAIL and row.stop_reason == BUDGET_STOP
+    assert row.failure == "check exited 1: 1 failed: t::answer"

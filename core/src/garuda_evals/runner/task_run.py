@@ -186,7 +186,8 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             await executor.aclose()
         row.change, notice = await _store_change(job, recorder, before, workspace)
         row.notices += [notice] if notice else []
-        if outcome.stop_reason == BUDGET_STOP:
+        # The harness's own budget must say so: a turn claiming it is still judged.
+        if outcome.stop_reason == BUDGET_STOP and context.agent.budget_spent() is not None:
             row.status = Status.INTERRUPTED
             row.failure = "stopped by the run's spend cap (--max-cost) before it finished"
             return row
