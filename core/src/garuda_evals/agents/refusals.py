@@ -1,4 +1,5 @@
-"""One rule for every option an agent cannot honour: refuse it before any agent call."""
+"""One rule for every option an agent or a run backend cannot honour: refuse it before any
+agent call."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from garuda_evals.agents.base import AgentFactory
 from garuda_evals.errors import UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import CORE_DISTRIBUTION, PluginRegistry
+from garuda_evals.records import Option
 
 
 @dataclass(frozen=True)
@@ -30,18 +32,27 @@ def _given(value: Any, default: Any) -> bool:
     return value is not None and value != default and value not in ((), [], False)
 
 
+def given_plugin_options(
+    settings: RunSettings, registry: PluginRegistry
+) -> Iterator[tuple[Option, Any, str]]:
+    """Every plugin option the user gave: the option, its value, its owner's distribution."""
+    for owner, registered in registry.options().items():
+        values = settings.options.get(owner, {})
+        for option in registered.record.options:
+            value = values.get(option.name)
+            if _given(value, option.default):
+                yield option, value, registered.distribution
+
+
 def scoped_values(settings: RunSettings, registry: PluginRegistry) -> Iterator[ScopedValue]:
     """Every option the user gave that names the agents it is for."""
     for flag, field in CORE_SCOPED:
         value = getattr(settings, field)
         if _given(value, None):
             yield ScopedValue(flag, value, COMMAND_AGENTS, CORE_DISTRIBUTION)
-    for owner, registered in registry.options().items():
-        values = settings.options.get(owner, {})
-        for option in registered.record.options:
-            value = values.get(option.name)
-            if option.agents is not None and _given(value, option.default):
-                yield ScopedValue(option.flag, value, option.agents, registered.distribution)
+    for option, value, distribution in given_plugin_options(settings, registry):
+        if option.agents is not None:
+            yield ScopedValue(option.flag, value, option.agents, distribution)
 
 
 def _shown(value: Any) -> str:
@@ -50,19 +61,15 @@ def _shown(value: Any) -> str:
 
 def refuse_backend_options(settings: RunSettings, registry: PluginRegistry) -> None:
     """Raise UsageError for a given option that the chosen ``--backend`` does not honour."""
-    for owner, registered in registry.options().items():
-        values = settings.options.get(owner, {})
-        for option in registered.record.options:
-            value = values.get(option.name)
-            if option.backends is None or settings.backend in option.backends:
-                continue
-            if _given(value, option.default):
-                given = option.flag if option.is_flag else f"{option.flag} {_shown(value)}"
-                raise UsageError(
-                    f"{given}: the {settings.backend} backend cannot "
-                    f"honour it; {option.flag} is an option of {registered.distribution} for "
-                    f"--backend {', '.join(option.backends)}: drop it or use that backend"
-                )
+    for option, value, distribution in given_plugin_options(settings, registry):
+        if option.backends is None or settings.backend in option.backends:
+            continue
+        given = option.flag if option.is_flag else f"{option.flag} {_shown(value)}"
+        raise UsageError(
+            f"{given}: the {settings.backend} backend cannot honour it; {option.flag} is an "
+            f"option of {distribution} for --backend {', '.join(option.backends)}: drop it or "
+            "use that backend"
+        )
 
 
 def refuse_foreign_options(
