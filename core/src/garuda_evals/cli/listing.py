@@ -11,19 +11,18 @@ from garuda_evals.errors import GarudaError
 from garuda_evals.plugins.known import SUITES
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.base import Toolchain
-from garuda_evals.toolchains.probe import read_version
+from garuda_evals.toolchains.probe import read_versions
 
 
 async def _versions(toolchains: dict[str, Toolchain]) -> dict[str, str]:
     found: dict[str, str] = {}
 
     async def one(name: str, toolchain: Toolchain) -> None:
-        parts: list[str] = []
-        if toolchain.version_command:
-            version = await read_version(toolchain.version_command, toolchain.version_pattern)
-            parts.append(f"{name} {version or 'not found'}")
-        for label, (command, pattern) in toolchain.extra_versions.items():
-            parts.append(f"{label} {await read_version(command, pattern) or 'not found'}")
+        version, extra = await read_versions(toolchain)
+        parts = [f"{name} {version or 'not found'}"] if toolchain.version_command else []
+        parts += [
+            f"{label} {extra.get(label) or 'not found'}" for label in toolchain.extra_versions
+        ]
         found[name] = ", ".join(parts) or name
 
     async with anyio.create_task_group() as group:

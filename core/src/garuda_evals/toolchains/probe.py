@@ -49,11 +49,6 @@ def _match(output: str | None, pattern: str) -> str | None:
     return match.group(1) if match else None
 
 
-async def read_version(command: str, pattern: str) -> str | None:
-    """Run ``command`` and pull the version out of its output with ``pattern``."""
-    return _match(await _command_output(command), pattern)
-
-
 async def read_versions(toolchain: Toolchain) -> tuple[str | None, dict[str, str]]:
     """The toolchain's version and its extra versions; each distinct command runs once, all
     at the same time (``mvn -v`` gives both Maven's and the JDK's)."""
