@@ -17,7 +17,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from garuda_evals.checks.base import Canaries
+from garuda_evals.checks.base import Canaries, CheckPlan
+from garuda_evals.checks.gotest import GoTestCheckRunner
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.base import Executor, SandboxPolicy
@@ -414,3 +415,65 @@ def test_a_folder_left_read_only_is_removed_by_its_owner_too(tmp_path: Path) -> 
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+class BrokenPlanRunner(GoTestCheckRunner):
+    """Go's runner whose plan fails after the canaries are planted."""
+
+    def plan(self, command: str, workspace: Path) -> CheckPlan:
+        raise RuntimeError("plan failed")
+
+
+@pytest.mark.parametrize("failure", ["plan raises", "Ctrl-C during the check"])
+def test_a_run_stopped_between_planting_and_reading_leaves_no_canaries_kept(
+    answer_suite: Callable[[str, str], Path], tmp_path: Path, failure: str
+) -> None:
+    """Go's runner remembers its canaries until ``evidence``; a run that never gets there
+    must not leave them behind (one entry per failed run would pile up)."""
+    root = answer_suite("bash tests/check.sh {canaries}", CHECK)
+    (root / "t" / "files" / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    (root / "t" / "files" / "tests" / "a_test.go").write_text("package tests\n")
+    suite = load_folder_suite(root)
+    task = _task(suite)
+    started = tmp_path / "started"
+    runner = BrokenPlanRunner() if failure == "plan raises" else GoTestCheckRunner()
+    judge = Judge(
+        suite=suite,
+        backend=HostBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=runner,
+        env=check_environment(),
+    )
+    planted: list[Path] = []
+    canaries = runner.canaries
+
+    def spy(task: Task, workspace: Path, nonce: str) -> Canaries | None:
+        planted.append(workspace)
+        return canaries(task, workspace, nonce)
+
+    runner.canaries = spy  # type: ignore[method-assign]
+
+    async def go() -> None:
+        workspace = Path(tempfile.mkdtemp(prefix="agent-"))
+        suite.materialize(task, workspace)
+        _hook(f"touch {started}; sleep 1000\n")(workspace)
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+
+                async def cancel_when_started() -> None:
+                    while not started.exists():
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+
+                group.start_soon(cancel_when_started)
+                await judge_in_copy(task, workspace, judge)
+        assert scope.cancelled_caught
+
+    if failure == "plan raises":
+        with pytest.raises(ExceptionGroup) as raised:
+            anyio.run(go)
+        assert raised.group_contains(RuntimeError, match="plan failed")
+    else:
+        anyio.run(go)
+    assert len(planted) == 1
+    assert runner._planted == {}

@@ -101,6 +101,15 @@ class CheckRunner(ABC):
         """
         return None
 
+    def forget(self, workspace: Path) -> None:
+        """Drop what ``canaries`` kept for ``workspace`` (default: nothing is kept).
+
+        The judge calls it once it is done with the folder, whatever happened: a runner
+        that remembers its canaries until ``evidence`` keeps nothing from a run that
+        failed or was stopped in between.
+        """
+        return None
+
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
         """One line per changed file that would alter how the runner runs or reports.
 

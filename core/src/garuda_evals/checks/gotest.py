@@ -241,6 +241,10 @@ class GoTestCheckRunner(CheckRunner):
             must_pass=planned.must_pass,
         )
 
+    def forget(self, workspace: Path) -> None:
+        """Drop the canaries planted in ``workspace`` when ``evidence`` did not read them."""
+        self._planted.pop(workspace, None)
+
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Remove stale evidence and fill ``{gojson}`` with a fresh, randomly named path."""
         _remove(workspace / EVIDENCE_DIR)

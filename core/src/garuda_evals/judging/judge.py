@@ -195,6 +195,7 @@ def _conclude(
 
 
 def _release(task: Task, folder: Path, judge: Judge) -> None:
+    judge.runner.forget(folder)
     judge.suite.release(task, folder)
     _remove_tree(folder)
 
