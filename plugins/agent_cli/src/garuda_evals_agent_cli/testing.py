@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from garuda_evals.api import only_report, run_garuda, skip_or_fail
+from garuda_evals_agent.testing import FakeModelServer, Reply, Tokens
 from garuda_evals_agent_cli.adapters.registry import adapters
 from garuda_evals_agent_cli.install import ROOT_VAR, install
 
@@ -71,3 +76,86 @@ def key_search(key: str) -> str:
     )
     data = base64.b64encode(code.encode()).decode()
     return f"echo {data} | base64 -d | python3"
+
+
+def sandbox_probe(key: str, url: str) -> str:
+    """``key_search`` for ``key``, then a request straight to the model server at ``url``
+    (bypassing the proxy): in the sandbox it prints ``Connection refused``."""
+    port = url.rsplit(":", 1)[1]
+    return (
+        f"{key_search(key)}; "
+        f"python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/')\""
+    )
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """One ``garuda eval`` of one task by an agent CLI against the fake model server."""
+
+    done: subprocess.CompletedProcess[str]
+    report: dict[str, Any]
+    result: dict[str, Any]
+    transcript: str
+    calls: list[dict[str, Any]]
+
+    def sent(self, header: str) -> list[str | None]:
+        """The value of ``header`` (in any case) in each model call, None where absent."""
+        return [
+            {name.lower(): value for name, value in call["headers"].items()}.get(header.lower())
+            for call in self.calls
+        ]
+
+
+Script = list[Reply] | Callable[[str], list[Reply]]
+# The tests' ``solve`` fixture: ``solve(agent, model, script, **env) -> CliRun``.
+Solve = Callable[..., CliRun]
+
+
+def solve_on_fake_model(
+    cwd: Path,
+    agents_dir: Path,
+    task: Any,
+    agent: str,
+    model: str,
+    script: Script,
+    env: Mapping[str, str],
+) -> CliRun:
+    """``garuda eval`` of ``task`` by ``agent`` in the OS sandbox against a fake model server.
+
+    The server plays ``script`` (or ``script(url)`` when it needs the server's URL); ``{url}``
+    in the values of ``env`` becomes the server's URL. A run without a report fails here.
+    """
+    with FakeModelServer([]) as server:
+        server.script = script(server.url) if callable(script) else script
+        values = {name: value.replace("{url}", server.url) for name, value in env.items()}
+        done, report = garuda_eval(
+            cwd, eval_env(agents_dir, **values), "--agent", agent, "-m", model,
+            "-s", "python", "-t", task.id, "--executor", "os",
+        )  # fmt: skip
+        calls = server.model_calls()
+    assert report is not None, done.stdout + done.stderr
+    result = report["results"][0]
+    return CliRun(done, report, result, Path(result["transcript"]).read_text(), calls)
+
+
+def check_metered_pass(run: CliRun, *, steps: int, usage: Tokens, key: tuple[str, str]) -> None:
+    """The run passed in ``steps`` model calls, each carrying the real key (``key`` is the
+    header and its value), metered to the token as ``usage`` (the script's sums), with a
+    price and no notice."""
+    assert run.result["status"] == "PASS", run.transcript[-4000:]
+    kinds = [
+        (line["type"], line.get("step"), line.get("status"))
+        for line in map(json.loads, run.transcript.splitlines())
+    ]
+    assert run.result["steps"] == steps == len(run.calls), kinds
+    metered = run.result["usage"]
+    assert (
+        metered["inputTokens"],
+        metered["outputTokens"],
+        metered["cacheReadTokens"],
+        metered["cacheWriteTokens"],
+    ) == (usage.input, usage.output, usage.cache_read, usage.cache_write)
+    assert metered["tokensKnown"] and not metered["costIncomplete"] and metered["costUsd"] > 0
+    header, value = key
+    assert run.sent(header) == [value] * steps
+    assert not run.result.get("notices"), run.result.get("notices")
