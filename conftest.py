@@ -1,7 +1,10 @@
 """Checks on every test run: nothing of garuda's left in the temporary folder, no silent skip.
 
-With GARUDA_CHECK_TMP=1 (set by .ci/run), a session that leaves a new ``garuda-*`` entry
-in the temporary folder fails, naming the entries.
+With GARUDA_CHECK_TMP=1 (set by .ci/run), the session's temporary files go to a folder of
+its own (TMPDIR, inherited by every process the tests start), and a session that leaves a
+``garuda-*`` entry there fails, naming the entries. Another run on the same machine writes
+elsewhere, so its entries are never blamed on this one; a file written outside TMPDIR (a
+fixed ``/tmp`` path) is not seen.
 
 Every test gets its own empty toolchain probe cache (``GARUDA_PROBE_CACHE``), so no test
 trusts a probe another test (or the user) ran, and none writes to the user's cache.
@@ -13,6 +16,7 @@ is reported as failed, with its reason: in CI every test runs or says why it can
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -27,24 +31,46 @@ ALLOWED_SKIPS: dict[str, str] = {
         "apply is tested on every platform (test_seatbelt_profile.py)"
     ),
 }
-_before: set[Path] = set()
+# The folder of this session's temporary files, and the TMPDIR it replaced.
+SESSION_TMP = pytest.StashKey[tuple[Path, str | None]]()
+# Short: Ray's socket paths below a test's temporary folder have a length limit.
+SESSION_TMP_PREFIX = "gt-"
 
 
-def _garuda_entries() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("garuda-*"))
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _before.update(_garuda_entries())
+def pytest_configure(config: pytest.Config) -> None:
+    """Under GARUDA_CHECK_TMP=1, every temporary file of the session goes below one folder."""
+    if os.environ.get(CHECK_VAR) != "1":
+        return
+    folder = Path(tempfile.mkdtemp(prefix=SESSION_TMP_PREFIX))
+    config.stash[SESSION_TMP] = (folder, os.environ.get("TMPDIR"))
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = str(folder)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if os.environ.get(CHECK_VAR) != "1":
+    """Fail the session when it left a ``garuda-*`` entry in its temporary folder."""
+    folder, _ = session.config.stash.get(SESSION_TMP, (None, None))
+    if folder is None:
         return
-    left = sorted(str(path) for path in _garuda_entries() - _before)
+    left = sorted(str(path) for path in folder.glob("garuda-*"))
     if left:
         print(f"\nthe tests left {len(left)} entries in the temporary folder: {left[:10]}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give back the TMPDIR the session started with; remove the session's folder unless it
+    holds a leak (kept for a look)."""
+    if SESSION_TMP not in config.stash:
+        return
+    folder, saved = config.stash[SESSION_TMP]
+    if not any(folder.glob("garuda-*")):
+        shutil.rmtree(folder, ignore_errors=True)
+    if saved is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = saved
+    tempfile.tempdir = None
 
 
 @pytest.fixture(autouse=True)
