@@ -7,10 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from garuda_evals.testing import processes_matching, sleep_marker, wait_for_processes
 
 GARUDA = [sys.executable, "-c", "from garuda_evals.cli.main import entry; entry()"]
 
@@ -106,7 +107,7 @@ def test_ctrl_c_kills_children_and_writes_partial_report(
 ) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    marker = "31.2345"
+    marker = sleep_marker(31)
     command = f'case "$GARUDA_TASK_ID" in add) sed -i "s/a - b/a + b/" src/calc.py;; *) sleep {marker};; esac'
     process = subprocess.Popen(
         [
@@ -127,15 +128,7 @@ def test_ctrl_c_kills_children_and_writes_partial_report(
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True, text=True)
-        if found.stdout.strip():
-            break
-        time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("the agent command never started")
+    wait_for_processes(f"^sleep {marker}$", limit_s=60, started=process)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
@@ -154,7 +147,7 @@ def test_ctrl_c_kills_children_and_writes_partial_report(
     )
     assert "interrupted: this report is partial" in stdout
     assert "totals incomplete: 1 run(s) interrupted" in stdout
-    assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
+    assert processes_matching(f"^sleep {marker}$") == []
     assert not [p for p in scratch.iterdir() if p.name.startswith("garuda-")]
 
 

@@ -7,17 +7,16 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from garuda_evals import __version__
-from garuda_evals.testing import GARUDA_SCRIPT
+from garuda_evals.testing import GARUDA_SCRIPT, sleep_marker, wait_for_processes
 
 GARUDA = [str(GARUDA_SCRIPT)]
-SLEEP = "41.2345"
+SLEEP = sleep_marker(41)
 
 
 def garuda(
@@ -63,16 +62,6 @@ def solver(mini: Path, log: Path, mark: Path) -> str:
     )
 
 
-def wait_for_sleep() -> int:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = subprocess.run(["pgrep", "-f", f"^sleep {SLEEP}$"], capture_output=True, text=True)
-        if found.stdout.strip():
-            return int(found.stdout.split()[0])
-        time.sleep(0.1)
-    pytest.fail("the agent command never started")
-
-
 def test_sigkill_then_resume_equals_an_uninterrupted_run(
     project: Path, mini_suite: Path, tmp_path: Path
 ) -> None:
@@ -84,7 +73,7 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(
     process = subprocess.Popen(
         [*GARUDA, *args], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    sleeper = wait_for_sleep()
+    sleeper = wait_for_processes(f"^sleep {SLEEP}$", limit_s=60, started=process)[0]
     process.kill()  # SIGKILL: no handler runs, nothing is written after this
     process.communicate(timeout=60)
     os.kill(sleeper, signal.SIGKILL)  # the orphaned agent command this test started

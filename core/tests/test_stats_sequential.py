@@ -10,13 +10,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from garuda_evals.stats.sequential import PairedBettingTest, mixture_log_wealth
+from garuda_evals.testing import processes_matching, sleep_marker, wait_for_processes
 
 DATA = Path(__file__).parent / "suite_data"
 
@@ -159,7 +159,7 @@ def test_ab_bad_arms_are_one_line(coin: Path, flags: list[str], message: str) ->
 
 
 def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
-    marker = "31.4159"
+    marker = sleep_marker(31)
     slow_b = f"case $GARUDA_TASK_ID in two) sleep {marker};; *) true;; esac"
     args = ["--arm-a", arm(coin, 1.0, "a"), "--arm-b", f"--agent-command '{slow_b}'"]
     shared = ["--agent", "command", "-s", "./coin", "--executor", "host"]
@@ -170,15 +170,7 @@ def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        found = subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True, text=True)
-        if found.stdout.strip():
-            break
-        time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("arm B's command never started")
+    wait_for_processes(f"^sleep {marker}$", started=process)  # arm B's command
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
@@ -190,7 +182,7 @@ def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
     assert [r["task"] for r in a["results"]] == ["one", "three", "two"]
     assert [r["task"] for r in b["results"]] == ["one", "three"]
     assert "interrupted" in a["warnings"][-1]
-    assert subprocess.run(["pgrep", "-f", f"^sleep {marker}$"]).returncode != 0  # killed
+    assert processes_matching(f"^sleep {marker}$") == []  # killed
 
 
 OBSERVER = """

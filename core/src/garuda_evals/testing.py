@@ -6,10 +6,12 @@ import contextlib
 import importlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -73,6 +75,53 @@ def result_rows(stdout: str, suite: str | None = None) -> dict[str, str]:
         elif cells[0].startswith(f"{suite}/"):
             rows[cells[0].removeprefix(f"{suite}/")] = cells[1]
     return rows
+
+
+def sleep_marker(seconds: int) -> str:
+    """A ``sleep`` duration of ``seconds`` and a random fraction, to find by its command line
+    (``^sleep MARKER$``): no other run on the machine, not even of the same test, uses it."""
+    return f"{seconds}.{secrets.randbelow(10**9):09d}"
+
+
+def processes_matching(pattern: str) -> list[int]:
+    """Pids of live processes whose command line matches ``pattern`` (``pgrep -f``)."""
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True, check=False)
+    return [int(pid) for pid in found.stdout.split()]
+
+
+def wait_for_processes(
+    pattern: str,
+    *,
+    count: int = 1,
+    limit_s: float = 120,
+    started: subprocess.Popen[Any] | None = None,
+) -> list[int]:
+    """Pids of processes matching ``pattern`` (``pgrep -f``), once there are ``count``.
+
+    The test fails after ``limit_s``; ``started``, the process expected to start them, is
+    killed first (also when the wait is interrupted) and its stderr ends the message.
+    """
+    import pytest
+
+    deadline = time.monotonic() + limit_s
+    try:
+        while time.monotonic() < deadline:
+            pids = processes_matching(pattern)
+            if len(pids) >= count:
+                return pids
+            time.sleep(0.05)
+    except BaseException:
+        if started is not None:
+            started.kill()
+            started.communicate()
+        raise
+    message = f"no {count} process(es) matched {pattern!r} within {limit_s:.0f} s"
+    if started is not None:
+        started.kill()
+        stderr = started.communicate()[1] or ""
+        text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
+        message += f"; stderr of the process that should start them:\n{text[-2000:]}"
+    pytest.fail(message)
 
 
 def required_tools() -> set[str]:

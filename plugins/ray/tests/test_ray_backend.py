@@ -23,8 +23,15 @@ from garuda_evals.errors import GarudaError
 from garuda_evals.plugins.manager import get_registry
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.session import EvalOutcome, run_eval
-from garuda_evals.testing import GARUDA_SCRIPT, only_report, run_settings
-from garuda_evals_ray.testing import Cluster, wait_for, with_env
+from garuda_evals.testing import (
+    GARUDA_SCRIPT,
+    only_report,
+    processes_matching,
+    run_settings,
+    sleep_marker,
+    wait_for_processes,
+)
+from garuda_evals_ray.testing import Cluster, with_env
 
 
 def python_task_order() -> list[str]:
@@ -124,7 +131,7 @@ def test_a_killed_worker_makes_one_err_and_the_rest_finish(
     cluster: Cluster, project: Path, tmp_path: Path
 ) -> None:
     """Through the script, joining by address, with a runtime environment for the workers."""
-    marker = "3.4567"
+    marker = sleep_marker(3)
     mark = f"mark-{uuid.uuid4().hex}"
     runtime_env = tmp_path / "runtime_env.json"
     runtime_env.write_text(json.dumps({"env_vars": {"RT_MARK": mark}}))
@@ -137,7 +144,7 @@ def test_a_killed_worker_makes_one_err_and_the_rest_finish(
         ],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    sleeper = wait_for(f"^sleep {marker}$")[0]
+    sleeper = wait_for_processes(f"^sleep {marker}$", started=process)[0]
     worker = _ray_worker_of(sleeper)
     os.kill(worker, signal.SIGKILL)
     stdout, stderr = process.communicate(timeout=300)
@@ -149,7 +156,7 @@ def test_a_killed_worker_makes_one_err_and_the_rest_finish(
     assert f"runtime env: {mark}".encode() in Path(finished["transcript"]).read_bytes()
     lost = next(r for r in report["results"] if r["status"] == "ERR")
     assert lost["failure"].startswith(f"on node {lost['node']}: ") and "Worker" in lost["failure"]
-    assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
+    assert processes_matching(f"^sleep {marker}$") == []
     assert garuda_leftovers(cluster.scratch) == []
 
 
@@ -166,7 +173,7 @@ def _ray_worker_of(pid: int) -> int:
 
 def test_ctrl_c_cancels_every_run_and_leaves_no_process(project: Path, scratch: Path) -> None:
     """Without --ray-address the run starts its own Ray; Ctrl-C stops every run and that Ray."""
-    marker = "47.1234"
+    marker = sleep_marker(47)
     tag = f"run-{uuid.uuid4().hex[:8]}"
     process = subprocess.Popen(
         [
@@ -176,11 +183,7 @@ def test_ctrl_c_cancels_every_run_and_leaves_no_process(project: Path, scratch: 
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "TMPDIR": str(scratch), "GARUDA_TEST_TAG": tag},
     )  # fmt: skip
-    try:
-        wait_for(f"^sleep {marker}$", count=2)
-    except BaseException:
-        process.kill()
-        raise AssertionError(process.communicate()[1]) from None
+    wait_for_processes(f"^sleep {marker}$", count=2, started=process)
     assert len(with_env("GARUDA_TEST_TAG", tag)) > 3  # the driver, Ray's own, its workers
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
@@ -190,6 +193,6 @@ def test_ctrl_c_cancels_every_run_and_leaves_no_process(project: Path, scratch: 
     assert report["interrupted"] is True and report["backend"] == "ray"
     assert [r["status"] for r in report["results"]] == ["INT", "INT"]
     assert all(r["node"] for r in report["results"])
-    assert not subprocess.run(["pgrep", "-f", f"^sleep {marker}$"], capture_output=True).stdout
+    assert processes_matching(f"^sleep {marker}$") == []
     assert with_env("GARUDA_TEST_TAG", tag) == []
     assert garuda_leftovers(scratch) == []

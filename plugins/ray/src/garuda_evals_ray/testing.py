@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
 
 
 @dataclass(frozen=True)
@@ -39,15 +35,3 @@ def with_env(name: str, value: str) -> list[int]:
         except OSError:
             continue
     return found
-
-
-def wait_for(pattern: str, count: int = 1, limit_s: float = 120) -> list[int]:
-    """Pids of processes whose command line matches ``pattern`` (pgrep -f), once ``count``."""
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
-        pids = [int(p) for p in found.stdout.split()]
-        if len(pids) >= count:
-            return pids
-        time.sleep(0.05)
-    pytest.fail(f"no process matched {pattern!r} within {limit_s:.0f} s")
