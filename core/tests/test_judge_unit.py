@@ -357,17 +357,10 @@ class ClosingBackend(HostBackend):
         return ClosingExecutor(policy)
 
 
-def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_path: Path) -> None:
-    """Ctrl-C during the check: the judge's copy is removed all the same."""
+def _judge_then_cancel(suite: FolderSuite, judge: Judge, started: Path) -> None:
+    """Judge an answer whose code under test touches ``started`` and hangs; cancel the judge
+    once ``started`` exists (Ctrl-C during the check)."""
     task = _task(suite)
-    started = tmp_path / "started"
-    judge = Judge(
-        suite=suite,
-        backend=ClosingBackend(),
-        base_policy=lambda folder: SandboxPolicy(workspace=folder),
-        runner=JUnitCheckRunner("junit"),
-        env=check_environment(),
-    )
 
     async def go() -> None:
         workspace = Path(tempfile.mkdtemp(prefix="agent-"))
@@ -386,6 +379,18 @@ def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_pa
         assert scope.cancelled_caught
 
     anyio.run(go)
+
+
+def test_a_cancelled_check_still_cleans_up_its_folder(suite: FolderSuite, tmp_path: Path) -> None:
+    """Ctrl-C during the check: the judge's copy is removed all the same."""
+    judge = Judge(
+        suite=suite,
+        backend=ClosingBackend(),
+        base_policy=lambda folder: SandboxPolicy(workspace=folder),
+        runner=JUnitCheckRunner("junit"),
+        env=check_environment(),
+    )
+    _judge_then_cancel(suite, judge, tmp_path / "started")
     assert _judge_folders() == []
 
 
@@ -434,8 +439,6 @@ def test_a_run_stopped_between_planting_and_reading_leaves_no_canaries_kept(
     (root / "t" / "files" / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
     (root / "t" / "files" / "tests" / "a_test.go").write_text("package tests\n")
     suite = load_folder_suite(root)
-    task = _task(suite)
-    started = tmp_path / "started"
     runner = BrokenPlanRunner() if failure == "plan raises" else GoTestCheckRunner()
     judge = Judge(
         suite=suite,
@@ -452,28 +455,11 @@ def test_a_run_stopped_between_planting_and_reading_leaves_no_canaries_kept(
         return canaries(task, workspace, nonce)
 
     runner.canaries = spy  # type: ignore[method-assign]
-
-    async def go() -> None:
-        workspace = Path(tempfile.mkdtemp(prefix="agent-"))
-        suite.materialize(task, workspace)
-        _hook(f"touch {started}; sleep 1000\n")(workspace)
-        with anyio.CancelScope() as scope:
-            async with anyio.create_task_group() as group:
-
-                async def cancel_when_started() -> None:
-                    while not started.exists():
-                        await anyio.sleep(0.01)
-                    scope.cancel()
-
-                group.start_soon(cancel_when_started)
-                await judge_in_copy(task, workspace, judge)
-        assert scope.cancelled_caught
-
     if failure == "plan raises":
         with pytest.raises(ExceptionGroup) as raised:
-            anyio.run(go)
+            _judge_then_cancel(suite, judge, tmp_path / "started")
         assert raised.group_contains(RuntimeError, match="plan failed")
     else:
-        anyio.run(go)
+        _judge_then_cancel(suite, judge, tmp_path / "started")
     assert len(planted) == 1
     assert runner._planted == {}
