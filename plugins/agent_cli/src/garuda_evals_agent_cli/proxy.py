@@ -22,7 +22,7 @@ from garuda_evals_agent.budget import Budget
 from garuda_evals_agent.meter import UsageMeter
 from garuda_evals_agent.pricing import price_call
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
-from garuda_evals_agent_cli.wire_usage import model_of, protocol_of, read_usage
+from garuda_evals_agent_cli.wire_usage import forwarded, model_of, protocol_of, read_usage
 
 HOP_BY_HOP = frozenset(
     {
@@ -38,6 +38,10 @@ HOP_BY_HOP = frozenset(
         "accept-encoding",
     }
 )
+KEY_HEADERS = frozenset({"x-api-key", "authorization", "x-goog-api-key", "api-key"})
+"""Where a client sends its key; the placeholder becomes the real key there and nowhere else,
+so an API that echoes a path or a header back (a 404 naming the URL) never shows the key."""
+KEY_PARAMETER = "key"
 BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
@@ -159,6 +163,14 @@ def _handler_for(session: ProxySession) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _with_key(path: str, key: str) -> str:
+    """``path`` with the real key in a ``key=`` query parameter that holds the placeholder."""
+    base, mark, query = path.partition("?")
+    placeholder = f"{KEY_PARAMETER}={PLACEHOLDER_KEY}"
+    parts = [f"{KEY_PARAMETER}={key}" if part == placeholder else part for part in query.split("&")]
+    return f"{base}{mark}{'&'.join(parts)}" if mark else path
+
+
 def _text(body: bytes) -> Any:
     text = body.decode("utf-8", errors="replace")
     try:
@@ -219,6 +231,10 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_body()
         protocol = protocol_of(self.command, self.path)
         request = _text(body) if body else None
+        if not forwarded(self.command, self.path):
+            session.write("proxy_refused", {"path": self.path, "reason": "not metered"})
+            self._plain(404, f"garuda proxy: {self.command} {self.path} is not a metered call")
+            return
         if protocol is not None and session.budget.exhausted():
             with session.lock:
                 session.refused += 1
@@ -254,7 +270,7 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in self.headers.items():
             if name.lower() in HOP_BY_HOP:
                 continue
-            if PLACEHOLDER_KEY in value:
+            if PLACEHOLDER_KEY in value and name.lower() in KEY_HEADERS:
                 if not upstream.key:
                     continue
                 value = value.replace(PLACEHOLDER_KEY, upstream.key)
@@ -262,7 +278,7 @@ class _Handler(BaseHTTPRequestHandler):
         headers["Accept-Encoding"] = "identity"
         if body or self.command in ("POST", "PUT"):
             headers["Content-Length"] = str(len(body))
-        path = self.path.replace(PLACEHOLDER_KEY, upstream.key)
+        path = _with_key(self.path, upstream.key)
         connection.request(self.command, path, body=body or None, headers=headers)
         return connection.getresponse(), connection
 
