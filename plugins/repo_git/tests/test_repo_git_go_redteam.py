@@ -34,6 +34,15 @@ CHECK = (
 ADD = "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
 MAX = "\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n"
 STUB = "\nfunc Max(a, b int) int {\n\treturn 0\n}\n"
+MIN = "\nfunc Min(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n"
+NEAR = (
+    'package calc\n\nimport "testing"\n\n'
+    "func near(t *testing.T, got, want int) {\n\tt.Helper()\n"
+    '\tif got != want {\n\t\tt.Fatalf("got %d, want %d", got, want)\n\t}\n}\n'
+)
+MIN_TEST = (
+    'package calc\n\nimport "testing"\n\nfunc TestMin(t *testing.T) {\n\tnear(t, Min(2, 7), 2)\n}\n'
+)
 
 
 def _test(name: str, call: str, want: str) -> str:
@@ -68,14 +77,16 @@ def calc(repo_kit: Any) -> Iterator[SimpleNamespace]:
                 "check/check.go": CHECK,
                 "calc.go": ADD,
                 "calc_test.go": _test("TestAdd", "Add(2, 3)", "5"),
+                "helpers_test.go": NEAR,
             },
         )
         sha = repo.commit(
             "Add Max", {"calc.go": ADD + MAX, "max_test.go": _test("TestMax", "Max(2, 7)", "7")}
         )
+        min_sha = repo.commit("Add Min", {"calc.go": ADD + MAX + MIN, "min_test.go": MIN_TEST})
         mined = run_garuda("eval", "--from-git", "--mutants", "0", cwd=repo.root)
         assert mined.returncode == 0, mined.stdout + mined.stderr
-        yield SimpleNamespace(root=repo.root, task=sha[:10])
+        yield SimpleNamespace(root=repo.root, task=sha[:10], min_task=min_sha[:10])
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -84,8 +95,20 @@ NO_OP = 'package check\n\nimport "testing"\n\nfunc Equal(t *testing.T, got, want
 
 
 def test_the_oracle_passes(calc: SimpleNamespace) -> None:
-    played = play("repo", calc.task, None, cwd=calc.root)
-    assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+    for task in (calc.task, calc.min_task):
+        played = play("repo", task, None, cwd=calc.root)
+        assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+def test_editing_an_older_test_file_that_holds_the_helper(calc: SimpleNamespace) -> None:
+    """``helpers_test.go`` came before the task's commit: not one of the task's test files,
+    but the task's test asserts through it. Made a no-op, Min returning 0 passed."""
+    no_op = 'package calc\n\nimport "testing"\n\nfunc near(t *testing.T, got, want int) {}\n'
+    stub = "\nfunc Min(a, b int) int {\n\treturn 0\n}\n"
+    command = _writes({"helpers_test.go": no_op}) + f"\necho '{stub}' >> calc.go"
+    played = play("repo", calc.min_task, command, cwd=calc.root)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert played.failure == "protected files changed: changed helpers_test.go"
 
 
 def test_a_vendor_folder_holding_a_no_op_assertion_module(calc: SimpleNamespace) -> None:
