@@ -13,6 +13,7 @@ from garuda_evals_repo_git.prove import Candidate
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand
 from garuda_evals_repo_git.suitefile import RepoTask
+from garuda_evals_repo_git.unittest_report import refreshed
 
 CHECK_TIMEOUT_S = 300.0
 ID_LENGTH = 10
@@ -73,7 +74,10 @@ def to_task(
     ``tree_tests`` are the test files of the parent's tree: protected too, since the task's
     tests may assert through a helper in one of them (made a no-op, every assertion holds).
     """
-    command = f"{guard} {saved.check_command}" if guard else saved.check_command
+    check = saved.check_command
+    if saved.check_runner == "repo-unittest":
+        check = refreshed(check)
+    command = f"{guard} {check}" if guard else check
     return Task(
         id=saved.id,
         title=clean_message(saved.subject),
