@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import socket
 import struct
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -289,3 +291,33 @@ def test_a_key_query_parameter_gets_the_real_key():
     path = f"/v1beta/models/m:streamGenerateContent?alt=sse&key={PLACEHOLDER_KEY}"
     assert _with_key(path, REAL) == "/v1beta/models/m:streamGenerateContent?alt=sse&key=" + REAL
     assert _with_key(f"/x/{PLACEHOLDER_KEY}", REAL) == f"/x/{PLACEHOLDER_KEY}"
+
+
+def test_a_call_still_running_when_the_task_ends_is_not_zero(proxied, monkeypatch):
+    """Cheat: start a long generation in the background and exit at once. The proxy waits
+    ``DRAIN_S`` for calls in flight; one still running after that was left out of the row's
+    usage (spent, but neither its tokens nor its cost reported)."""
+    import garuda_evals_agent_cli.proxy as proxy_module
+
+    monkeypatch.setattr(proxy_module, "DRAIN_S", 0.3)
+    server, session, url = proxied("anthropic", [Reply([Text("slow")], usage=Tokens(900, 50))])
+    release = threading.Event()
+    original = server.next_item
+    monkeypatch.setattr(server, "next_item", lambda: release.wait(10) and original())
+    ask = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    call = threading.Thread(target=lambda: client.messages.create(**ask), daemon=True)
+    call.start()
+    while not server.requests:
+        time.sleep(0.01)
+    session.close_listeners()
+    usage = session.usage()
+    release.set()
+    call.join(10)
+    assert session.steps == 1 and not usage.tokens_known and usage.cost_incomplete
+    assert any("still running" in note for note in usage.notes), usage.notes
+    assert session.steps == 1 and session.usage().unreported_requests == 1  # not counted again

@@ -19,6 +19,7 @@ from typing import Any
 
 from garuda_evals.api import Transcript, Usage
 from garuda_evals_agent.budget import Budget
+from garuda_evals_agent.messages import CallUsage
 from garuda_evals_agent.meter import UsageMeter
 from garuda_evals_agent.pricing import price_call
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
@@ -46,6 +47,7 @@ BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
 DRAIN_S = 60.0
+STILL_RUNNING = "a model call was still running when the task ended; its usage is unknown"
 
 
 class ProxySession:
@@ -61,6 +63,7 @@ class ProxySession:
         self.lock = threading.Lock()
         self._idle = threading.Condition(self.lock)
         self._in_flight = 0
+        self._settled = False
         self._transcript = Transcript(transcript).__enter__()
         self._servers: list[ThreadingHTTPServer] = []
         self.on_call: Callable[[], None] = lambda: None
@@ -123,7 +126,13 @@ class ProxySession:
             server.shutdown()
             server.server_close()
         with self.lock:
-            self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S)
+            if self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S):
+                return
+            # Answers still coming are the task's spend too: unknown, never zero.
+            for _ in range(self._in_flight):
+                self.steps += 1
+                self.meter.add(CallUsage(reported=False), STILL_RUNNING)
+            self._settled = True
 
     def close(self) -> None:
         """Stop every listener and close the transcript."""
@@ -137,9 +146,10 @@ class ProxySession:
         if call.reported:
             price_call(call, model, self.upstream.prices)
         with self.lock:
-            self.steps += 1
+            if not self._settled:  # else counted as unreported when the listeners closed
+                self.steps += 1
+                self.meter.add(call, "a response came without a usage report")
             step = self.steps
-            self.meter.add(call, "a response came without a usage report")
             self.notes += [n for n in notes if n not in self.notes]
         if call.cost_usd:
             self.budget.spend(call.cost_usd)
