@@ -389,3 +389,17 @@ def test_a_folder_of_more_entries_than_the_cap_is_cut(tmp_path: Path) -> None:
     change = apply_change(agent, judge, ["many/"])
     assert change.left_out == ["many: more than 20000 entries"]
     assert change.protected[-1] == "added many/extra (a FIFO)"
+
+
+def test_an_executable_the_agent_made_is_carried_without_its_executable_bit(
+    pair: tuple[Path, Path],
+) -> None:
+    """Cheat: a runner stand-in (``node``, ``python3``) in the workspace, found first when
+    the user's PATH holds ``.`` or a relative folder. Played under bwrap with ``PATH=.:$PATH``
+    on the node suite, the real node ran: the copy is not executable."""
+    agent, judge = pair
+    (agent / "node").write_text("#!/bin/sh\nexit 0\n")
+    (agent / "node").chmod(0o755)
+    change = apply_change(agent, judge, PROTECTED)
+    assert change.copied == ["node"]
+    assert not os.access(judge / "node", os.X_OK)

@@ -67,3 +67,17 @@ def test_a_file_up_to_one_mib_is_read_and_a_larger_one_is_not(tmp_path: Path) ->
     assert lint(tmp_path, ["exact.py", "over.py"]) == [
         "exact.py:2: imports _pytest (pytest's internals)"
     ]
+
+
+def test_go_a_helper_importing_testing_framing_lines_and_exits(tmp_path: Path) -> None:
+    text = (
+        'package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n\n'
+        'func init() { fmt.Println("--- PASS: TestMax (0.00s)"); os.Exit(0) }\n'
+    )
+    code = _write(tmp_path, "calc.go", text)
+    test = _write(tmp_path, "calc_test.go", text)
+    assert lint(tmp_path, [code]) == [
+        "calc.go:6: imports testing (a test helper)",
+        "calc.go:9: prints test framing",
+    ]
+    assert lint(tmp_path, [test]) == ["calc_test.go:9: prints test framing"]

@@ -2,7 +2,7 @@
 
 from garuda_evals.testing import run_settings
 from garuda_evals_agent.loop import AgentRunError
-from garuda_evals_agent.testing import Fault, Reply, Text, Tokens
+from garuda_evals_agent.testing import Fault, Reply, Text, Tokens, Use
 
 MODEL = run_settings(model="anthropic/claude-haiku-4-5")
 
@@ -68,3 +68,20 @@ def test_openai_429_is_retried(fake_server, run_turn):
     assert run.error is None, run.error
     retries = [line for kind, line in run.events if kind == "retry"]
     assert len(retries) == 1 and "429" in retries[0]
+
+
+def test_a_request_refused_after_the_turn_began_ends_the_turn_to_be_judged(fake_server, run_turn):
+    """Cheat: an agent failing a task grows its conversation past the model's window (or
+    sends any request the API refuses). As an error run it would leave both the scored rate
+    and an A/B comparison (the pair is dropped); once the model has been called, a refused
+    request ends the turn like a step limit, and the work is judged."""
+    script = [
+        Reply([Use("list_files", {})]),
+        Fault(400, error_type="invalid_request_error"),
+    ]
+    server = fake_server(script)
+    run = run_turn(MODEL)
+    assert run.error is None, run.error
+    assert run.outcome.usage.requests == 1 and run.outcome.stop_reason.startswith("model refused: ")
+    assert "400" in run.outcome.stop_reason and len(server.model_calls()) == 2
+    assert run.lines("end")[0]["stopReason"] == run.outcome.stop_reason

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import socket
 import struct
+import threading
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -185,8 +188,12 @@ def test_past_the_spend_cap_calls_are_refused(proxied):
     client.messages.create(**ask)
     with pytest.raises(anthropic.BadRequestError, match="spend cap"):
         client.messages.create(**ask)
+    # Cheat: the same prompt as a message batch, which the meter would not see.
+    with pytest.raises(anthropic.NotFoundError, match="not a metered call"):
+        client.messages.batches.create(requests=[{"custom_id": "a", "params": ask}])
     session.close_listeners()
     assert session.refused == 1 and session.steps == 1 and len(server.model_calls()) == 1
+    assert len(server.requests) == 1
 
 
 def test_a_client_that_hangs_up_early_is_still_metered(proxied):
@@ -203,3 +210,101 @@ def test_a_client_that_hangs_up_early_is_still_metered(proxied):
         client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     session.close_listeners()
     assert session.steps == 1 and session.usage().output_tokens == 6
+
+
+@pytest.mark.parametrize(
+    ("provider", "path"),
+    [
+        ("anthropic", "/v1/messages/batches"),
+        ("anthropic", "/v1/complete"),
+        ("openai", "/completions"),
+        ("openai", "/batches"),
+        ("gemini", "/v1beta/models/gemini-2.5-flash:batchGenerateContent"),
+    ],
+)
+def test_a_call_the_proxy_cannot_meter_never_reaches_the_api(proxied, tmp_path, provider, path):
+    """Cheat: spend tokens where the meter does not look (a batch, the legacy completions
+    API). Forwarded, the run's tokens and cost would say less than was spent."""
+    server, session, url = proxied(provider, [Reply([Text("a")], usage=Tokens(1000, 10))])
+    request = urllib.request.Request(
+        f"{url}{path}",
+        data=json.dumps({"model": "claude-sonnet-4-5", "prompt": "hi"}).encode(),
+        headers={"x-api-key": PLACEHOLDER_KEY, "content-type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    session.close_listeners()
+    assert refused.value.code == 404 and b"not a metered call" in refused.value.read()
+    assert server.requests == [] and session.steps == 0
+    assert lines(tmp_path, "proxy_refused")[0]["reason"] == "not metered"
+
+
+def test_token_counts_and_reads_are_forwarded(proxied):
+    server, session, url = proxied("anthropic", [])
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    with pytest.raises(anthropic.NotFoundError):  # the fake server does not count tokens
+        client.messages.count_tokens(
+            model="claude-sonnet-4-5", messages=[{"role": "user", "content": "hi"}]
+        )
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(f"{url}/v1/models")
+    session.close_listeners()
+    assert [r["path"] for r in server.requests] == ["/v1/messages/count_tokens", "/v1/models"]
+    assert key_sent(server.requests[0]) == REAL and session.steps == 0
+
+
+def test_the_real_key_goes_only_where_a_key_belongs(proxied, tmp_path):
+    """Cheat: put the placeholder in a path or another header. An API that names an unknown
+    URL in its 404 (OpenAI's "Invalid URL (GET /v1/...)", the fake server's too) would hand
+    the agent the real key, and the proxy's transcript would keep it."""
+    server, session, url = proxied("openai", [])
+    request = urllib.request.Request(
+        f"{url}/{PLACEHOLDER_KEY}?key={PLACEHOLDER_KEY}",
+        headers={"x-echo": PLACEHOLDER_KEY, "authorization": f"Bearer {PLACEHOLDER_KEY}"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(request)
+    session.close_listeners()
+    assert REAL not in answer.value.read().decode()
+    sent = server.requests[0]
+    assert sent["path"] == f"/v1/{PLACEHOLDER_KEY}" and header(sent, "x-echo") == PLACEHOLDER_KEY
+    assert header(sent, "authorization") == f"Bearer {REAL}"
+    assert REAL not in (tmp_path / "transcript.jsonl").read_text()
+
+
+def test_a_key_query_parameter_gets_the_real_key():
+    from garuda_evals_agent_cli.proxy import _with_key
+
+    path = f"/v1beta/models/m:streamGenerateContent?alt=sse&key={PLACEHOLDER_KEY}"
+    assert _with_key(path, REAL) == "/v1beta/models/m:streamGenerateContent?alt=sse&key=" + REAL
+    assert _with_key(f"/x/{PLACEHOLDER_KEY}", REAL) == f"/x/{PLACEHOLDER_KEY}"
+
+
+def test_a_call_still_running_when_the_task_ends_is_not_zero(proxied, monkeypatch):
+    """Cheat: start a long generation in the background and exit at once. The proxy waits
+    ``DRAIN_S`` for calls in flight; one still running after that was left out of the row's
+    usage (spent, but neither its tokens nor its cost reported)."""
+    import garuda_evals_agent_cli.proxy as proxy_module
+
+    monkeypatch.setattr(proxy_module, "DRAIN_S", 0.3)
+    server, session, url = proxied("anthropic", [Reply([Text("slow")], usage=Tokens(900, 50))])
+    release = threading.Event()
+    original = server.next_item
+    monkeypatch.setattr(server, "next_item", lambda: release.wait(10) and original())
+    ask = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    call = threading.Thread(target=lambda: client.messages.create(**ask), daemon=True)
+    call.start()
+    while not server.requests:
+        time.sleep(0.01)
+    session.close_listeners()
+    usage = session.usage()
+    release.set()
+    call.join(10)
+    assert session.steps == 1 and not usage.tokens_known and usage.cost_incomplete
+    assert any("still running" in note for note in usage.notes), usage.notes
+    assert session.steps == 1 and session.usage().unreported_requests == 1  # not counted again

@@ -8,6 +8,7 @@ runner's result object: neither the exit code nor a printed line can stand in fo
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +21,8 @@ from garuda_evals.api import read_junit
 from garuda_evals.testing import self_test
 from garuda_evals_repo_git.runners import REPORT
 from garuda_evals_repo_git.suite import load_repo_suite
+from garuda_evals_repo_git.tasks import to_task
+from garuda_evals_repo_git.unittest_report import SAFE_START, hook_source, refreshed
 from garuda_evals_repo_git.unittest_report import command as unittest_command
 
 PYPROJECT = """[project]
@@ -193,3 +196,42 @@ def test_a_module_on_the_roots_that_shadows_the_stdlib_is_refused(stock: SimpleN
     verdict = anyio.run(lambda: self_test(suite, task, solved=True, edit=plant))
     assert not verdict.passed
     assert "src/difflib.py" in (verdict.reason or ""), verdict.reason
+
+
+SHADOW = """import unittest
+
+
+class RestockTest(unittest.TestCase):
+    def test_restock(self):
+        pass
+"""
+
+
+def test_a_package_named_like_the_tasks_test_module_is_not_run(stock: SimpleNamespace) -> None:
+    """Cheat: ``tests/test_restock/__init__.py`` beside ``tests/test_restock.py``. The hook
+    imports test files by their dotted name, and a package outranks a module of that name:
+    its always-passing ``RestockTest.test_restock`` would stand in for the task's test."""
+    suite, task = _task(stock, stock.restock)
+
+    def plant(workspace: Path) -> None:
+        (workspace / "tests" / "test_restock").mkdir()
+        (workspace / "tests" / "test_restock" / "__init__.py").write_text(SHADOW)
+
+    verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=plant))
+    assert not verdict.passed, verdict.check
+
+
+def test_a_saved_check_gets_the_current_hook(stock: SimpleNamespace) -> None:
+    """A suite built before a fix to the hook runs the fixed hook, its files kept."""
+    current = unittest_command(".venv/bin/python", ("src",), REPORT, "tests/test_a.py {canaries}")
+    old = current.replace(shlex.quote(hook_source()), shlex.quote(f"{SAFE_START}\nold = 1"))
+    assert old != current and refreshed(old) == current
+    assert refreshed("pytest tests/test_a.py") == "pytest tests/test_a.py"
+    suite = load_repo_suite(stock.repo.root)
+    saved = suite.saved.tasks[0]
+    built_before = saved.model_copy(update={"check_command": refreshed(saved.check_command)})
+    built_before.check_command = built_before.check_command.replace(
+        shlex.quote(hook_source()), shlex.quote(f"{SAFE_START}\nold = 1")
+    )
+    task = to_task(stock.repo.root, built_before, "repo")
+    assert shlex.quote(hook_source()) in task.check.command

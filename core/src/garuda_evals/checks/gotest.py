@@ -16,6 +16,7 @@ import json
 import re
 import secrets
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,8 @@ CANARY_WORDS = (
     "ZeroValue",
 )
 CANARY_FILES = ("helpers", "regression", "edge", "invariants", "extra", "more")
+VENDOR = "vendor"
+"""With ``vendor/modules.txt`` beside go.mod, go builds every dependency from ``vendor/``."""
 
 
 @dataclass
@@ -244,6 +247,15 @@ class GoTestCheckRunner(CheckRunner):
     def forget(self, workspace: Path) -> None:
         """Drop the canaries planted in ``workspace`` when ``evidence`` did not read them."""
         self._planted.pop(workspace, None)
+
+    def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
+        """A changed file under ``vendor/``: go would build an import (the tests' assertion
+        library among them) from the agent's copy instead of the module it names."""
+        return [
+            f"{path} is under vendor/, which decides the code an import builds from"
+            for path in changed
+            if VENDOR in path.split("/")[:-1]
+        ]
 
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Remove stale evidence and fill ``{gojson}`` with a fresh, randomly named path."""

@@ -14,18 +14,36 @@ IGNORED_PARTS = frozenset({".git", "node_modules", "__pycache__", ".garuda-check
 SNAPSHOT_FILE_LIMIT = 64 * 1024 * 1024
 
 
-def is_protected(relative: str, patterns: Iterable[str]) -> bool:
-    """A pattern ending in ``/`` protects a folder (at any depth), else one file path or name."""
-    parts = relative.split("/")
-    for pattern in patterns:
-        if pattern.endswith("/"):
-            folder = pattern.rstrip("/").split("/")
+class ProtectedPatterns:
+    """Patterns read once, for many paths: exact paths and names are looked up in sets (a
+    repo task protects every test file of its tree, thousands in a large project)."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.paths: set[str] = set()
+        self.names: set[str] = set()
+        self.folders: list[list[str]] = []
+        for pattern in patterns:
+            if pattern.endswith("/"):
+                self.folders.append(pattern.rstrip("/").split("/"))
+            else:
+                self.paths.add(pattern)
+                if "/" not in pattern:
+                    self.names.add(pattern)
+
+    def __contains__(self, relative: str) -> bool:
+        parts = relative.split("/")
+        if relative in self.paths or parts[-1] in self.names:
+            return True
+        for folder in self.folders:
             for start in range(len(parts) - len(folder)):
                 if parts[start : start + len(folder)] == folder:
                     return True
-        elif relative == pattern or ("/" not in pattern and parts[-1] == pattern):
-            return True
-    return False
+        return False
+
+
+def is_protected(relative: str, patterns: Iterable[str]) -> bool:
+    """A pattern ending in ``/`` protects a folder (at any depth), else one file path or name."""
+    return relative in ProtectedPatterns(patterns)
 
 
 def _walk(root: Path) -> Iterable[tuple[str, os.stat_result]]:
@@ -60,11 +78,11 @@ def snapshot(workspace: Path, patterns: Iterable[str]) -> dict[str, str]:
 
     Links, FIFOs and devices at protected paths are recorded by kind, never followed or read.
     """
-    patterns = list(patterns)
+    matcher = ProtectedPatterns(patterns)
     return {
         relative: digest(workspace / relative, info.st_mode)
         for relative, info in _walk(workspace)
-        if is_protected(relative, patterns)
+        if relative in matcher
     }
 
 

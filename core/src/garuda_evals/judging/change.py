@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from garuda_evals.checks.protected import is_protected
+from garuda_evals.checks.protected import ProtectedPatterns
 from garuda_evals.judging.files import has_linked_parent, kind, lstat_or_none, read_regular
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", "target", ".garuda-check"})
@@ -55,7 +55,8 @@ def _regular_bytes(path: Path) -> bytes | None:
 
 class _Collector:
     def __init__(self, agent: Path, judge: Path, protected: list[str]) -> None:
-        self.agent, self.judge, self.patterns = agent, judge, protected
+        self.agent, self.judge = agent, judge
+        self.patterns = ProtectedPatterns(protected)
         self.change = Change()
         self.entries = 0
 
@@ -84,7 +85,7 @@ class _Collector:
                     f"{relative}/", "build output, caches and dependencies are not judged"
                 )
             return
-        protected = is_protected(relative, self.patterns)
+        protected = relative in self.patterns
         if stat.S_ISLNK(info.st_mode) and _same_link(agent_path, judge_path):
             return
         if not stat.S_ISREG(info.st_mode):
@@ -145,7 +146,7 @@ class _Collector:
             info = lstat_or_none(self.agent / relative)
             if info is not None:
                 continue
-            if is_protected(relative, self.patterns):
+            if relative in self.patterns:
                 self.change.protected.append(f"deleted {relative}")
                 continue
             (self.judge / relative).unlink()

@@ -49,6 +49,11 @@ JAVA = (
     (re.compile(r"\bSystem\.exit\s*\(|\.halt\s*\("), "ends the JVM"),
     (re.compile(r"surefire", re.IGNORECASE), "mentions the test report"),
 )
+GO = (
+    (re.compile(r'^\s*(?:import\s+)?(?:[\w.]+\s+)?"testing"'), "imports testing (a test helper)"),
+    (re.compile(r"(?:===|---) (?:RUN|PAUSE|CONT|NAME|PASS|FAIL|SKIP)\b"), "prints test framing"),
+    (re.compile(r"\bos\.Exit\s*\("), "exits with os.Exit"),
+)
 BY_SUFFIX = {
     ".py": PYTHON,
     ".js": JAVASCRIPT,
@@ -56,6 +61,7 @@ BY_SUFFIX = {
     ".cjs": JAVASCRIPT,
     ".ts": JAVASCRIPT,
     ".java": JAVA,
+    ".go": GO,
 }
 RUNNER_FILES = {
     "conftest.py": "a pytest conftest",
@@ -65,8 +71,13 @@ RUNNER_FILES = {
 }
 TEST_FILE = re.compile(
     r"(^|/)(tests?|spec|__tests__|src/test)/|(^|/)test_[^/]*\.py$|\.(test|spec)\.[cm]?[jt]s$"
+    r"|_test\.go$"
 )
-TEST_FILE_ALLOWED = {"imports the test runner", "loads node:assert or node:test"}
+TEST_FILE_ALLOWED = {
+    "imports the test runner",
+    "loads node:assert or node:test",
+    "imports testing (a test helper)",
+}
 
 
 def _file_findings(relative: str) -> list[str]:

@@ -22,7 +22,12 @@ from garuda_evals_agent.budget import Budget, TurnSpend
 from garuda_evals_agent.calls import TurnState, call_model
 from garuda_evals_agent.messages import Message, ModelRequest, TextPart, ToolResult
 from garuda_evals_agent.prompt import system_prompt
-from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelProvider
+from garuda_evals_agent.providers.base import (
+    ClientOptions,
+    ModelCallError,
+    ModelClient,
+    ModelProvider,
+)
 from garuda_evals_agent.providers.registry import ModelSpec
 from garuda_evals_agent.recovery import MAX_CONSECUTIVE_CUTOFFS, append_user, keep_whole, nudge
 from garuda_evals_agent.retry import RetryPolicy
@@ -31,6 +36,7 @@ from garuda_evals_agent.tools.todo import TODO_TOOLS, TodoList
 from garuda_evals_agent.transcribe import TurnLog
 
 DEFAULT_MAX_STEPS = 100
+REFUSED_CHARS = 300
 
 
 class AgentRunError(RuntimeError):
@@ -77,6 +83,14 @@ class GarudaAgent(Agent):
                 toolbox = await self._toolbox(turn, state, transcript)
                 state.tool_calls.update(dict.fromkeys(toolbox.names, 0))
                 stop = await self._loop(turn, client, state, log, toolbox, spend)
+            except ModelCallError as error:
+                if not (error.refused and state.meter.usage.requests):
+                    usage = state.meter.usage
+                    log.end("error", state.steps, usage, error=error)
+                    raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
+                # The agent's own conversation was refused, as a step limit ends it: judged,
+                # never an error run that would leave the rates.
+                stop = f"model refused: {str(error)[:REFUSED_CHARS]}"
             except BaseException as error:
                 cancelled = isinstance(error, anyio.get_cancelled_exc_class())
                 usage = state.meter.usage

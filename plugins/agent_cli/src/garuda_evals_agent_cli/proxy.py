@@ -19,10 +19,11 @@ from typing import Any
 
 from garuda_evals.api import Transcript, Usage
 from garuda_evals_agent.budget import Budget
+from garuda_evals_agent.messages import CallUsage
 from garuda_evals_agent.meter import UsageMeter
 from garuda_evals_agent.pricing import price_call
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
-from garuda_evals_agent_cli.wire_usage import model_of, protocol_of, read_usage
+from garuda_evals_agent_cli.wire_usage import forwarded, model_of, protocol_of, read_usage
 
 HOP_BY_HOP = frozenset(
     {
@@ -38,10 +39,15 @@ HOP_BY_HOP = frozenset(
         "accept-encoding",
     }
 )
+KEY_HEADERS = frozenset({"x-api-key", "authorization", "x-goog-api-key", "api-key"})
+"""Where a client sends its key; the placeholder becomes the real key there and nowhere else,
+so an API that echoes a path or a header back (a 404 naming the URL) never shows the key."""
+KEY_PARAMETER = "key"
 BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
 DRAIN_S = 60.0
+STILL_RUNNING = "a model call was still running when the task ended; its usage is unknown"
 
 
 class ProxySession:
@@ -57,6 +63,7 @@ class ProxySession:
         self.lock = threading.Lock()
         self._idle = threading.Condition(self.lock)
         self._in_flight = 0
+        self._settled = False
         self._transcript = Transcript(transcript).__enter__()
         self._servers: list[ThreadingHTTPServer] = []
         self.on_call: Callable[[], None] = lambda: None
@@ -119,7 +126,13 @@ class ProxySession:
             server.shutdown()
             server.server_close()
         with self.lock:
-            self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S)
+            if self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S):
+                return
+            # Answers still coming are the task's spend too: unknown, never zero.
+            for _ in range(self._in_flight):
+                self.steps += 1
+                self.meter.add(CallUsage(reported=False), STILL_RUNNING)
+            self._settled = True
 
     def close(self) -> None:
         """Stop every listener and close the transcript."""
@@ -133,9 +146,10 @@ class ProxySession:
         if call.reported:
             price_call(call, model, self.upstream.prices)
         with self.lock:
-            self.steps += 1
+            if not self._settled:  # else counted as unreported when the listeners closed
+                self.steps += 1
+                self.meter.add(call, "a response came without a usage report")
             step = self.steps
-            self.meter.add(call, "a response came without a usage report")
             self.notes += [n for n in notes if n not in self.notes]
         if call.cost_usd:
             self.budget.spend(call.cost_usd)
@@ -157,6 +171,14 @@ def _handler_for(session: ProxySession) -> type[BaseHTTPRequestHandler]:
 
     Handler.session = session
     return Handler
+
+
+def _with_key(path: str, key: str) -> str:
+    """``path`` with the real key in a ``key=`` query parameter that holds the placeholder."""
+    base, mark, query = path.partition("?")
+    placeholder = f"{KEY_PARAMETER}={PLACEHOLDER_KEY}"
+    parts = [f"{KEY_PARAMETER}={key}" if part == placeholder else part for part in query.split("&")]
+    return f"{base}{mark}{'&'.join(parts)}" if mark else path
 
 
 def _text(body: bytes) -> Any:
@@ -219,6 +241,10 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_body()
         protocol = protocol_of(self.command, self.path)
         request = _text(body) if body else None
+        if not forwarded(self.command, self.path):
+            session.write("proxy_refused", {"path": self.path, "reason": "not metered"})
+            self._plain(404, f"garuda proxy: {self.command} {self.path} is not a metered call")
+            return
         if protocol is not None and session.budget.exhausted():
             with session.lock:
                 session.refused += 1
@@ -254,7 +280,7 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in self.headers.items():
             if name.lower() in HOP_BY_HOP:
                 continue
-            if PLACEHOLDER_KEY in value:
+            if PLACEHOLDER_KEY in value and name.lower() in KEY_HEADERS:
                 if not upstream.key:
                     continue
                 value = value.replace(PLACEHOLDER_KEY, upstream.key)
@@ -262,7 +288,7 @@ class _Handler(BaseHTTPRequestHandler):
         headers["Accept-Encoding"] = "identity"
         if body or self.command in ("POST", "PUT"):
             headers["Content-Length"] = str(len(body))
-        path = self.path.replace(PLACEHOLDER_KEY, upstream.key)
+        path = _with_key(self.path, upstream.key)
         connection.request(self.command, path, body=body or None, headers=headers)
         return connection.getresponse(), connection
 

@@ -34,6 +34,20 @@ def protocol_of(method: str, path: str) -> Protocol | None:
     return None
 
 
+FREE_CALLS = ("/count_tokens", ":countTokens")
+"""Model endpoints that only count a prompt's tokens: they cost nothing and are forwarded."""
+READ_ONLY = frozenset({"GET", "HEAD"})
+
+
+def forwarded(method: str, path: str) -> bool:
+    """Whether the proxy may send this request on: a model call it meters, a free token
+    count, or a read. Anything else (a batch, the legacy completions API, embeddings, a
+    file upload, a delete) could spend money or change the account unseen, and is refused."""
+    if method in READ_ONLY or protocol_of(method, path) is not None:
+        return True
+    return method == "POST" and path.split("?")[0].rstrip("/").endswith(FREE_CALLS)
+
+
 def model_of(protocol: Protocol, path: str, request: Any) -> str:
     """The model the call asked for: the body's ``model``, or Gemini's path segment."""
     if protocol == "gemini":

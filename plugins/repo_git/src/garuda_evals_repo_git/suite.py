@@ -12,6 +12,7 @@ from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head,
 from garuda_evals_repo_git.gocache import base_cache, go_env, warm
 from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
+from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import classify
 from garuda_evals_repo_git.suitefile import SUITE_FILE, RepoSuiteFile, RepoTask, load_suite
 from garuda_evals_repo_git.tasks import to_task
@@ -59,8 +60,15 @@ class RepoSuite(Suite):
                         "(build the suite again with garuda eval --from-git)"
                     )
             guard = link_guard(self.root, self._dependencies)
-            self._tasks = [to_task(self.root, saved, NAME, guard) for saved in self.saved.tasks]
+            self._tasks = [
+                to_task(self.root, saved, NAME, guard, self._tree_tests(saved.parent))
+                for saved in self.saved.tasks
+            ]
         return self._tasks
+
+    def _tree_tests(self, sha: str) -> list[str]:
+        """The test files of the tree of ``sha`` (see ``rules.is_test_path``)."""
+        return [path for path in tracked_files(self.root, sha) if is_test_path(path)]
 
     def _refuse_own_installs(self) -> None:
         venvs = [d for d in self._dependencies if d in VENV_NAMES]

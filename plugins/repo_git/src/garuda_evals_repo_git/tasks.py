@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from garuda_evals.api import CheckSpec, Solution, Task
@@ -12,6 +13,7 @@ from garuda_evals_repo_git.prove import Candidate
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand
 from garuda_evals_repo_git.suitefile import RepoTask
+from garuda_evals_repo_git.unittest_report import refreshed
 
 CHECK_TIMEOUT_S = 300.0
 ID_LENGTH = 10
@@ -63,12 +65,19 @@ def solution(root: Path, saved: RepoTask) -> Solution:
     return Solution(files=files, delete=delete)
 
 
-def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
+def to_task(
+    root: Path, saved: RepoTask, suite: str, guard: str = "", tree_tests: Sequence[str] = ()
+) -> Task:
     """The runnable Task of a saved task; its solution is the commit's non-test changes.
 
     ``guard`` (a shell test that the dependency links are intact) runs before the check.
+    ``tree_tests`` are the test files of the parent's tree: protected too, since the task's
+    tests may assert through a helper in one of them (made a no-op, every assertion holds).
     """
-    command = f"{guard} {saved.check_command}" if guard else saved.check_command
+    check = saved.check_command
+    if saved.check_runner == "repo-unittest":
+        check = refreshed(check)
+    command = f"{guard} {check}" if guard else check
     return Task(
         id=saved.id,
         title=clean_message(saved.subject),
@@ -76,7 +85,7 @@ def to_task(root: Path, saved: RepoTask, suite: str, guard: str = "") -> Task:
         suite=suite,
         files=dict(saved.test_files),
         check=CheckSpec(command=command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S),
-        protected=list(saved.protected),
+        protected=list(dict.fromkeys([*saved.protected, *tree_tests])),
         solution=solution(root, saved),
         expected_tests=list(saved.expected_tests),
         strength=saved.strength,

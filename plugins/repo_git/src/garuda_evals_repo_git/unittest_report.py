@@ -101,22 +101,51 @@ def main(argv: list[str]) -> int:
     paths = [here if root in ("", ".") else os.path.join(here, root) for root in roots.split(":")]
     sys.path[:0] = [*dict.fromkeys([*paths, here])]
     loader = unittest.TestLoader()
-    suite = loader.loadTestsFromNames([module_name(path) for path in files])
     result = RecordingResult()
+    suite = unittest.TestSuite()
+    misplaced = []
+    for path in files:
+        name = module_name(path)
+        tests = loader.loadTestsFromName(name)
+        found = getattr(sys.modules.get(name), "__file__", None)
+        if found is not None and os.path.realpath(found) != os.path.realpath(path):
+            # A package ``tests/test_a/`` outranks ``tests/test_a.py``: its tests are not the file's.
+            misplaced.append((name, "error", f"{name} was imported from {found}, not {path}", 0.0))
+            continue
+        suite.addTest(tests)
+    result.records.extend(misplaced)
     suite.run(result)
     for test_id, outcome, _, _ in result.records:
         print(f"{outcome}: {test_id}")
     ET.ElementTree(junit(result.records)).write(report, encoding="utf-8", xml_declaration=True)
     ran = sum(1 for record in result.records if record[1] != "skipped")
-    print(f"unittest: {ran} ran, {len(result.failures) + len(result.errors)} failed")
-    return 0 if result.wasSuccessful() else 1
+    failed = len(result.failures) + len(result.errors) + len(misplaced)
+    print(f"unittest: {ran} ran, {failed} failed")
+    return 0 if result.wasSuccessful() and not misplaced else 1
+
+
+def hook_source() -> str:
+    """What ``python -c`` runs: this module's source, started safely, calling ``main``."""
+    return "\n".join(
+        [SAFE_START, Path(__file__).read_text(encoding="utf-8"), "sys.exit(main(sys.argv[1:]))"]
+    )
 
 
 def command(python: str, roots: tuple[str, ...], report: str, files: str) -> str:
     """The shell command that runs this module's source with ``python -c`` (``files`` is
     shell text: the task's files, then ``{canaries}``)."""
-    source = "\n".join(
-        [SAFE_START, Path(__file__).read_text(encoding="utf-8"), "sys.exit(main(sys.argv[1:]))"]
-    )
-    words = [*shlex.split(python), "-c", source, report, ":".join(roots) or "."]
+    words = [*shlex.split(python), "-c", hook_source(), report, ":".join(roots) or "."]
     return f"{shlex.join(words)} {files}".rstrip()
+
+
+def refreshed(check: str) -> str:
+    """A saved check with this version's hook in place of the one it was built with (a
+    suite built before a fix to the hook gets the fix without being built again)."""
+    try:
+        words = shlex.split(check)
+    except ValueError:
+        return check
+    at = words.index("-c") + 1 if "-c" in words else len(words)
+    if at >= len(words) or not words[at].startswith(SAFE_START):
+        return check
+    return check.replace(shlex.quote(words[at]), shlex.quote(hook_source()), 1)

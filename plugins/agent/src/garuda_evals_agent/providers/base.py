@@ -12,7 +12,16 @@ from garuda_evals_agent.messages import ModelRequest, ModelResponse
 
 
 class ModelCallError(RuntimeError):
-    """A model call that failed for good (bad request, bad key, retries exhausted): an error run."""
+    """A model call that failed for good (bad request, bad key, retries exhausted): an error run.
+
+    ``refused`` is true when the API rejected the request itself (400, 413, 422: a
+    conversation past the model's window, a malformed request); once the turn has called
+    the model, that ends the turn and the work is judged (see ``loop``).
+    """
+
+    def __init__(self, message: str, *, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 class TransientModelError(Exception):

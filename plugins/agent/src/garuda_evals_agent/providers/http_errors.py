@@ -7,6 +7,8 @@ from typing import Any
 from garuda_evals_agent.providers.base import ModelCallError, TransientModelError
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+REFUSED = frozenset({400, 413, 422})
+"""The request itself was rejected (too long for the model, malformed)."""
 TRANSIENT_ERROR_TYPES = frozenset(
     {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
 )
@@ -47,7 +49,7 @@ def classify(error: BaseException, *, provider: str, key_var: str, started: bool
             )
         if status in (401, 403):
             return ModelCallError(f"{provider} refused the API key ({key_var}): {error}")
-        return ModelCallError(f"{provider} error {status}: {error}")
+        return ModelCallError(f"{provider} error {status}: {error}", refused=status in REFUSED)
     name = type(error).__name__
     module = type(error).__module__.split(".")[0]
     if (
