@@ -404,3 +404,21 @@ def test_an_entry_from_before_version_files_gains_them_on_its_next_hit(
     assert check(plugins).cached is True
     assert check(plugins).cached is True
     assert (reading.probes(), reading.version_reads()) == (1, 2)
+
+
+def test_a_new_hard_link_to_a_version_file_is_no_change_but_its_content_is(
+    reading: ReadingFixture, tmp_path: Path
+) -> None:
+    """Installers hard-link package files from a shared cache: a new link changes the
+    file's change time only, and the versions are still taken unread. New content of the
+    same size under the old modification time is read again."""
+    plugins = _reading_registry()
+    check(plugins)
+    os.link(reading.version, tmp_path / "another-venv-link")
+    assert check(plugins).cached is True
+    assert reading.version_reads() == 1
+    stamp = reading.version.stat()
+    reading.version.write_text("1.2.9\n")
+    os.utime(reading.version, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    status = check(plugins)
+    assert (status.version, reading.version_reads(), reading.probes()) == ("1.2.9", 2, 2)

@@ -28,6 +28,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -81,12 +82,27 @@ def _stamp(path: str) -> dict[str, Any]:
     }
 
 
+HASHED_BYTES = 1 << 20
+"""Version files up to this size are stamped by their content rather than their change time:
+installers hard-link package files from a shared cache (uv does), and every new link to the
+same file changes its change time though nothing in it changed."""
+
+
+def _file_stamp(path: str) -> dict[str, Any]:
+    stamp = _stamp(path)
+    if stat.S_ISREG(os.stat(path).st_mode) and stamp["size"] <= HASHED_BYTES:
+        del stamp["ctime_ns"]
+        with open(path, "rb") as stream:
+            stamp["sha256"] = hashlib.sha256(stream.read(HASHED_BYTES + 1)).hexdigest()
+    return stamp
+
+
 def file_stamps(paths: Iterable[str]) -> list[dict[str, Any]]:
     """Each path's stamp (followed through links), or that it is missing."""
     stamps: list[dict[str, Any]] = []
     for path in paths:
         try:
-            stamps.append({"path": path, **_stamp(path)})
+            stamps.append({"path": path, **_file_stamp(path)})
         except OSError:
             stamps.append({"path": path, "missing": True})
     return stamps

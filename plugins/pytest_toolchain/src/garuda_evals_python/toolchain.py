@@ -39,13 +39,16 @@ VERSION_COMMAND = (
 )
 
 # What the two version commands read: the interpreter they ran (its real file, so that a
-# launcher that picks another python is never taken for it), pytest's .dist-info and its
+# launcher that picks another python is never taken for it, and its libpython when it has
+# one), pytest's .dist-info and its
 # METADATA, and the folders where another pytest could be found first (sys.path, the user
 # site folder even when it does not exist yet). An upgrade changes one of them.
 VERSION_FILES_COMMAND = (
-    "python3 -P -c 'import os, site, sys; from importlib.metadata import distribution; "
+    "python3 -P -c 'import os, site, sys, sysconfig; from importlib.metadata import distribution; "
     'found = getattr(distribution("pytest"), "_path", None); '
     "print(os.path.realpath(sys.executable)); "
+    'shared = sysconfig.get_config_vars("Py_ENABLE_SHARED", "LIBDIR", "INSTSONAME"); '
+    "print(os.path.join(*shared[1:]) if shared[0] else sys.executable); "
     'print(*([found, found / "METADATA"] if found else []), sep="\\n"); '
     'print(*sys.path, sep="\\n"); '
     "print(site.getusersitepackages())'"
