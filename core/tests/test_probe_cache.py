@@ -47,9 +47,13 @@ class Fixture:
         self.cache = Path(os.environ["GARUDA_PROBE_CACHE"])
         self.install()
 
+    template = TOOL
+
     def install(self, code: int = 0, extra: str = "") -> None:
         """Write the program anew (a new file, so a new inode), as an upgrade would."""
-        text = TOOL.format(version=self.version, log=self.log, code=code) + extra
+        reads = self.log.parent / "reads.log"
+        text = self.template.format(version=self.version, log=self.log, code=code, reads=reads)
+        text += extra
         fresh = self.bin / ".mytool.new"
         fresh.write_text(text)
         fresh.chmod(0o755)
@@ -302,16 +306,11 @@ class ReadingFixture(Fixture):
     """``mytool`` that also names its version files (itself and version.txt) and counts
     its version reads."""
 
-    def install(self, code: int = 0, extra: str = "") -> None:
-        self.reads = self.log.parent / "reads.log"
-        text = READING_TOOL.format(version=self.version, log=self.log, reads=self.reads) + extra
-        fresh = self.bin / ".mytool.new"
-        fresh.write_text(text)
-        fresh.chmod(0o755)
-        os.replace(fresh, self.bin / "mytool")
+    template = READING_TOOL
 
     def version_reads(self) -> int:
-        return len(self.reads.read_text().splitlines()) if self.reads.exists() else 0
+        reads = self.log.parent / "reads.log"
+        return len(reads.read_text().splitlines()) if reads.exists() else 0
 
 
 def _reading_toolchain(files_command: str = "mytool --files") -> Toolchain:
@@ -360,12 +359,8 @@ def test_a_changed_version_file_reads_the_version_and_probes_again(
     check(plugins)
     reading.version.write_text("1.2.4\n")
     status = check(plugins)
-    assert (status.cached, status.version, reading.probes(), reading.version_reads()) == (
-        False,
-        "1.2.4",
-        2,
-        2,
-    )
+    assert (status.cached, status.version) == (False, "1.2.4")
+    assert (reading.probes(), reading.version_reads()) == (2, 2)
     assert check(plugins).cached is True
     assert (reading.probes(), reading.version_reads()) == (2, 2)
 

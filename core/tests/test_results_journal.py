@@ -4,6 +4,7 @@ the event loop, and flushed once more when the run ends."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -54,7 +55,7 @@ def test_rows_written_together_share_one_flush_and_the_end_flushes_the_rest(
     tmp_path: Path, fsyncs: list[int]
 ) -> None:
     async def main() -> None:
-        with ResultsJournal(tmp_path) as journal:
+        with contextlib.closing(ResultsJournal(tmp_path)) as journal:
             async with anyio.create_task_group() as group:
                 group.start_soon(journal.keep_synced)
                 for index in range(20):
@@ -74,7 +75,7 @@ def test_a_lone_row_is_flushed_within_the_interval(tmp_path: Path, fsyncs: list[
     """A row with no other after it (the next run takes minutes) does not wait for the end."""
 
     async def main() -> None:
-        with ResultsJournal(tmp_path) as journal:
+        with contextlib.closing(ResultsJournal(tmp_path)) as journal:
             async with anyio.create_task_group() as group:
                 group.start_soon(journal.keep_synced)
                 journal.append(row("alone"))

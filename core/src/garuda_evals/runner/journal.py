@@ -10,11 +10,11 @@ a write) is ignored.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 from pathlib import Path
-from types import TracebackType
 
 import anyio
 from pydantic import Field, ValidationError
@@ -158,21 +158,10 @@ class ResultsJournal:
                 os.close(self._fd)
                 self._fd = None
 
-    def __enter__(self) -> ResultsJournal:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
 
 def append_result(run_dir: Path, result: TaskResult) -> None:
     """Append one result as a JSON line and flush it to disk."""
-    with ResultsJournal(run_dir) as journal:
+    with contextlib.closing(ResultsJournal(run_dir)) as journal:
         journal.append(result)
 
 

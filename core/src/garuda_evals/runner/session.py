@@ -232,7 +232,7 @@ async def run_eval(
     results: list[TaskResult | None] = [None] * len(all_jobs)
     state = {"interrupted": False}
     journal = ResultsJournal(run_dir)
-    with anyio.CancelScope() as scope, contextlib.closing(changes), journal:
+    with anyio.CancelScope() as scope, contextlib.closing(changes), contextlib.closing(journal):
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
             group.start_soon(journal.keep_synced)
