@@ -181,6 +181,15 @@ def test_a_folder_seen_before_in_the_store_is_not_snapshotted_again(
         store.close()
 
 
+def test_an_unchanged_folder_gives_an_empty_change_without_git(
+    tmp_path: Path, git_log: Path
+) -> None:
+    agent, patch = tmp_path / "agent", tmp_path / "change.diff"
+    start(agent)
+    anyio.run(record, agent, patch, None, lambda folder: None)
+    assert patch.read_bytes() == b"" and calls(git_log) == 0
+
+
 def _exec_bit(folder: Path) -> None:
     (folder / "src" / "calc.py").chmod(0o755)
 

@@ -230,7 +230,10 @@ class ChangeRecorder:
         return (await _git(["write-tree"], env, folder)).decode().strip()
 
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
-        """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal)."""
+        """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal,
+        without asking git)."""
+        if before == after:
+            return b""
         if self._store is not None and (before, after) in self._store.diffs:
             return self._store.diffs[(before, after)]
         env = _env(self.git_dir, folder, self._index)
