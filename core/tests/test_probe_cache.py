@@ -380,11 +380,14 @@ def test_a_program_that_is_not_among_its_version_files_has_its_versions_read(
 ) -> None:
     """A launcher (a pyenv shim) resolves to itself, while the version files name the
     program it picked: its probe is trusted only after the versions are read again."""
-    plugins = _reading_registry(f"echo {reading.version}")
+    files_log = tmp_path / "files.log"
+    plugins = _reading_registry(f"echo read >> {files_log}; echo {reading.version}")
     check(plugins)
     assert check(plugins).cached is True
     assert check(plugins).cached is True
     assert (reading.probes(), reading.version_reads()) == (1, 3)
+    # Known to be a launcher: its version files are not read again for nothing.
+    assert len(files_log.read_text().splitlines()) == 1
 
 
 def test_an_entry_from_before_version_files_gains_them_on_its_next_hit(

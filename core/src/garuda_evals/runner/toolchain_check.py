@@ -46,7 +46,9 @@ async def probe_all(
             if unread is not None:
                 statuses[name] = unread
                 return
-        files = await read_version_files(toolchain) if cache is not None else None
+        files = None
+        if cache is not None and not cache.launcher_known(toolchain, env):
+            files = await read_version_files(toolchain)
         stamps = file_stamps(files) if files else None
         versions = await read_versions(toolchain)
         key = probe_key(toolchain, env, *versions)

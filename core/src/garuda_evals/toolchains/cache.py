@@ -32,7 +32,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -219,9 +219,27 @@ class ProbeCache:
         """A remembered passing probe whose definition, environment, programs and version
         files are all as they are now, with its versions; None when any differs, when the
         entry has no version files, or when a program is not one of them."""
+        for paths, files, entry in self._same_programs(toolchain, env):
+            if paths is not None and file_stamps(paths) == files:
+                status = _passing(toolchain, entry)
+                if status is not None:
+                    return status
+        return None
+
+    def launcher_known(self, toolchain: Toolchain, env: Mapping[str, str]) -> bool:
+        """An entry for these very programs says they are launchers (not among their version
+        files): reading the version files again would not spare the version reads."""
+        return any(paths is None for paths, _, _ in self._same_programs(toolchain, env))
+
+    def _same_programs(
+        self, toolchain: Toolchain, env: Mapping[str, str]
+    ) -> Iterator[tuple[list[str] | None, list[Any], Mapping[str, Any]]]:
+        """Entries with version files whose definition, environment and programs are as
+        now: their version files' paths (None when a program is not among them), the
+        files' stamps, and the entry."""
         current = probe_key(toolchain, env, None, {})
         if current is None:
-            return None
+            return
         wanted = {part: _plain(current[part]) for part in UNREAD_PARTS}
         programs = {stamp["resolved"] for stamp in current["programs"] if "resolved" in stamp}
         for entry in self.entries.values():
@@ -233,12 +251,8 @@ class ProbeCache:
             paths = [stamp.get("path") if isinstance(stamp, dict) else None for stamp in files]
             if not all(isinstance(path, str) for path in paths):
                 continue
-            if not programs <= set(paths) or file_stamps(cast(list[str], paths)) != files:
-                continue
-            status = _passing(toolchain, entry)
-            if status is not None:
-                return status
-        return None
+            found = cast(list[str], paths)
+            yield (found if programs <= set(found) else None), files, entry
 
     def remember(
         self,

@@ -40,9 +40,9 @@ VERSION_COMMAND = (
 
 # What the two version commands read: the interpreter they ran (its real file, so that a
 # launcher that picks another python is never taken for it, and its libpython when it has
-# one), pytest's .dist-info and its
-# METADATA, and the folders where another pytest could be found first (sys.path, the user
-# site folder even when it does not exist yet). An upgrade changes one of them.
+# one), pytest's .dist-info and its METADATA, and the folders where another pytest could be
+# found first (sys.path, the user site folder even when it does not exist yet). An upgrade
+# changes one of them.
 VERSION_FILES_COMMAND = (
     "python3 -P -c 'import os, site, sys, sysconfig; from importlib.metadata import distribution; "
     'found = getattr(distribution("pytest"), "_path", None); '
