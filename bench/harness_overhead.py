@@ -9,7 +9,8 @@ repeat count: the floor, then the eval with each executor (``os`` is the OS sand
 Linux). Prints the medians side by side and each eval's ratio to the floor of its repeat count,
 in wall time and in CPU time (user + system of every process it waited for: the checks, git,
 bwrap). On a shared, loaded machine wall time mostly measures the load; CPU time is what the
-harness itself costs.
+harness itself costs. The CPU of commands run under the OS sandbox is not counted (bwrap reaps
+them inside its own namespace), so the goal of a sandboxed eval is judged by wall time.
 
 Both sides run as a user's shell would: PYTHONDONTWRITEBYTECODE is removed from their
 environment (where it is set, every ``garuda`` start compiles its modules anew). The probe
@@ -147,8 +148,11 @@ def main() -> None:
                 f"{used:7.2f} s cpu   ratio {took / wall:5.2f}x wall, {used / cpu:5.2f}x cpu"
             )
             if goal:
-                met = "met" if used / cpu <= goal else "NOT met"
-                line += f"   goal {goal:.2f}x (cpu): {met}"
+                # A sandbox's processes are not waited for by garuda (bwrap reaps them inside
+                # its namespace): their CPU is not in the count, so only wall time compares.
+                ratio, kind = (used / cpu, "cpu") if executor == "host" else (took / wall, "wall")
+                met = "met" if ratio <= goal else "NOT met"
+                line += f"   goal {goal:.2f}x ({kind}): {met}"
             print(line)
 
 

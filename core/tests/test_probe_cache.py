@@ -8,6 +8,7 @@ import io
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -46,9 +47,13 @@ class Fixture:
         self.cache = Path(os.environ["GARUDA_PROBE_CACHE"])
         self.install()
 
+    template = TOOL
+
     def install(self, code: int = 0, extra: str = "") -> None:
         """Write the program anew (a new file, so a new inode), as an upgrade would."""
-        text = TOOL.format(version=self.version, log=self.log, code=code) + extra
+        reads = self.log.parent / "reads.log"
+        text = self.template.format(version=self.version, log=self.log, code=code, reads=reads)
+        text += extra
         fresh = self.bin / ".mytool.new"
         fresh.write_text(text)
         fresh.chmod(0o755)
@@ -287,3 +292,131 @@ def test_a_replaced_watched_folder_is_probed_again(
     (home / "mytool-cache").rmdir()
     assert check(plugins).cached is False
     assert tool.probes() == 3
+
+
+READING_TOOL = """#!/bin/sh
+if [ "$1" = "--version" ]; then echo read >> {reads}; echo "mytool $(cat {version})"; exit 0; fi
+if [ "$1" = "--files" ]; then echo "$0"; echo {version}; exit 0; fi
+echo probed >> {log}
+exit 0
+"""
+
+
+class ReadingFixture(Fixture):
+    """``mytool`` that also names its version files (itself and version.txt) and counts
+    its version reads."""
+
+    template = READING_TOOL
+
+    def version_reads(self) -> int:
+        reads = self.log.parent / "reads.log"
+        return len(reads.read_text().splitlines()) if reads.exists() else 0
+
+
+def _reading_toolchain(files_command: str = "mytool --files") -> Toolchain:
+    return replace(_toolchain(), version_files_command=files_command)
+
+
+class ReadingPlugin:
+    files_command = "mytool --files"
+
+    @hookimpl
+    def garuda_toolchains(self) -> Iterator[ToolchainRecord]:
+        command = self.files_command
+        yield ToolchainRecord(
+            name="mytool", description="mytool", load=lambda: _reading_toolchain(command)
+        )
+
+
+@pytest.fixture
+def reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ReadingFixture:
+    fixture = ReadingFixture(tmp_path)
+    monkeypatch.setenv("PATH", f"{fixture.bin}{os.pathsep}{os.environ['PATH']}")
+    return fixture
+
+
+def _reading_registry(files_command: str = "mytool --files") -> PluginRegistry:
+    plugin = ReadingPlugin()
+    plugin.files_command = files_command
+    plugins = PluginRegistry(load_entry_points=False)
+    plugins.register(plugin, name="mytool", distribution="test", version="0")
+    return plugins
+
+
+def test_unchanged_version_files_skip_the_version_reads(reading: ReadingFixture) -> None:
+    plugins = _reading_registry()
+    assert check(plugins).cached is False
+    assert (reading.probes(), reading.version_reads()) == (1, 1)
+    second = check(plugins)
+    assert (second.cached, second.version) == (True, "1.2.3")
+    assert (reading.probes(), reading.version_reads()) == (1, 1)
+
+
+def test_a_changed_version_file_reads_the_version_and_probes_again(
+    reading: ReadingFixture,
+) -> None:
+    plugins = _reading_registry()
+    check(plugins)
+    reading.version.write_text("1.2.4\n")
+    status = check(plugins)
+    assert (status.cached, status.version) == (False, "1.2.4")
+    assert (reading.probes(), reading.version_reads()) == (2, 2)
+    assert check(plugins).cached is True
+    assert (reading.probes(), reading.version_reads()) == (2, 2)
+
+
+def test_a_replaced_program_is_probed_again_though_its_version_files_were_stamped(
+    reading: ReadingFixture,
+) -> None:
+    plugins = _reading_registry()
+    check(plugins)
+    reading.install(extra="# a new build\n")
+    assert check(plugins).cached is False
+    assert (reading.probes(), reading.version_reads()) == (2, 2)
+
+
+def test_a_program_that_is_not_among_its_version_files_has_its_versions_read(
+    reading: ReadingFixture, tmp_path: Path
+) -> None:
+    """A launcher (a pyenv shim) resolves to itself, while the version files name the
+    program it picked: its probe is trusted only after the versions are read again."""
+    files_log = tmp_path / "files.log"
+    plugins = _reading_registry(f"echo read >> {files_log}; echo {reading.version}")
+    check(plugins)
+    assert check(plugins).cached is True
+    assert check(plugins).cached is True
+    assert (reading.probes(), reading.version_reads()) == (1, 3)
+    # Known to be a launcher: its version files are not read again for nothing.
+    assert len(files_log.read_text().splitlines()) == 1
+
+
+def test_an_entry_from_before_version_files_gains_them_on_its_next_hit(
+    reading: ReadingFixture,
+) -> None:
+    plugins = _reading_registry()
+    check(plugins)
+    data = json.loads(reading.cache.read_text())
+    for entry in data["entries"].values():
+        del entry["version_files"]
+    reading.cache.write_text(json.dumps(data))
+    assert check(plugins).cached is True
+    assert check(plugins).cached is True
+    assert (reading.probes(), reading.version_reads()) == (1, 2)
+
+
+def test_a_new_hard_link_to_a_version_file_is_no_change_but_its_content_is(
+    reading: ReadingFixture, tmp_path: Path
+) -> None:
+    """Installers hard-link package files from a shared cache: a new link changes the
+    file's change time only, and the versions are still taken unread. New content of the
+    same size under the old modification time is read again."""
+    plugins = _reading_registry()
+    check(plugins)
+    os.link(reading.version, tmp_path / "another-venv-link")
+    assert check(plugins).cached is True
+    assert reading.version_reads() == 1
+    stamp = reading.version.stat()
+    reading.version.write_text("1.2.9\n")
+    os.utime(reading.version, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    status = check(plugins)
+    assert (status.version, reading.version_reads(), reading.probes()) == ("1.2.9", 2, 2)

@@ -174,11 +174,20 @@ def test_a_folder_seen_before_in_the_store_is_not_snapshotted_again(
             anyio.run(record, agent, patch, store)
             if i == 0:
                 first = calls(git_log)
-                assert first == 5  # add + write-tree twice, then the diff
+                assert first == 1  # the diff: both snapshots are written without git
             assert patch.read_bytes() == (tmp_path / "change0.diff").read_bytes()
         assert calls(git_log) == first
     finally:
         store.close()
+
+
+def test_an_unchanged_folder_gives_an_empty_change_without_git(
+    tmp_path: Path, git_log: Path
+) -> None:
+    agent, patch = tmp_path / "agent", tmp_path / "change.diff"
+    start(agent)
+    anyio.run(record, agent, patch, None, lambda folder: None)
+    assert patch.read_bytes() == b"" and calls(git_log) == 0
 
 
 def _exec_bit(folder: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +12,12 @@ import anyio
 import pytest
 from packaging.version import Version
 
+from garuda_evals.environment import check_environment
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.runner.toolchain_check import check_toolchains
 from garuda_evals.testing import skip_unless_required
-from garuda_evals.toolchains.probe import prepare_toolchain, probe_toolchain
+from garuda_evals.toolchains.cache import ProbeCache, cache_file
+from garuda_evals.toolchains.probe import prepare_toolchain, probe_toolchain, read_version_files
 from garuda_evals_python.toolchain import PYTEST_MIN_VERSION, pytest_toolchain
 
 
@@ -30,6 +35,25 @@ def test_probe_passes_here_and_reports_versions() -> None:
     assert status.version is not None
     assert Version(status.version) >= Version(PYTEST_MIN_VERSION)
     assert Version(status.versions["python"]) >= Version("3.11")
+
+
+def test_the_version_files_name_the_python3_on_path_and_pytests_metadata() -> None:
+    """The probe cache skips the version reads only when the program ``python3`` resolves
+    to is among these files: here (a real interpreter, no launcher) it is."""
+    files = anyio.run(read_version_files, pytest_toolchain())
+    assert files is not None
+    python3 = shutil.which("python3", path=check_environment()["PATH"])
+    assert python3 is not None and files[0] == os.path.realpath(python3)
+    assert any(path.endswith(".dist-info/METADATA") and "pytest-" in path for path in files)
+
+
+def test_a_remembered_probe_is_taken_without_reading_versions(registry: PluginRegistry) -> None:
+    first = anyio.run(check_toolchains, registry, {"pytest"})["pytest"]
+    toolchain = registry.collect("garuda_toolchains")["python"].record.load()
+    cache = ProbeCache(cache_file())
+    second = cache.lookup_unread(toolchain, check_environment())
+    assert second is not None and first.cached is False
+    assert (second.version, second.versions) == (first.version, first.versions)
 
 
 def test_nothing_to_prepare() -> None:

@@ -6,11 +6,11 @@ DriverManager imports only the chosen one.
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from typing import Any
 
 from garuda_evals.errors import UsageError
 from garuda_evals.plugins.known import install_hint
+from garuda_evals.plugins.scan import entry_points, name_and_version
 
 EXECUTORS = "garuda_evals.executors"
 AGENTS = "garuda_evals.agents"
@@ -19,8 +19,8 @@ AGENTS = "garuda_evals.agents"
 def driver_names(namespace: str) -> dict[str, str]:
     """``name -> distribution`` of every driver in ``namespace``, without importing one."""
     names: dict[str, str] = {}
-    for ep in entry_points(group=namespace):
-        names[ep.name] = ep.dist.metadata["Name"] if ep.dist else "?"
+    for ep in entry_points(namespace):
+        names[ep.name] = (name_and_version(ep) or ("?", ""))[0]
     return dict(sorted(names.items()))
 
 

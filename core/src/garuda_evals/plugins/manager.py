@@ -12,13 +12,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import pluggy
 
 from garuda_evals import hookspecs
 from garuda_evals.errors import GarudaError
+from garuda_evals.plugins.scan import entry_points, name_and_version
 
 if TYPE_CHECKING:
     from garuda_evals.records import (
@@ -56,10 +57,7 @@ class Registered(Generic[R]):
 
 
 def _distribution(ep: EntryPoint) -> tuple[str, str]:
-    dist = ep.dist
-    if dist is None:
-        return ep.module, "?"
-    return dist.metadata["Name"], dist.version
+    return name_and_version(ep) or (ep.module, "?")
 
 
 def _describe(error: BaseException) -> str:
@@ -110,7 +108,7 @@ class PluginRegistry:
         self._collected.clear()
 
     def _load_entry_points(self) -> None:
-        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        for ep in sorted(entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name):
             distribution, version = _distribution(ep)
             if self.manager.has_plugin(ep.name):
                 self.warn(

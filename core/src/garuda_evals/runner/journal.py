@@ -1,17 +1,22 @@
 """A run written as it goes: ``run.json`` (what is run, with which versions) at the start,
-then ``results.jsonl``, one line per finished run, flushed to disk before the next.
+then ``results.jsonl``, one line per finished run, written whole as the run ends.
 
-A SIGKILL or a power cut loses at most the runs in flight; ``--resume`` and report.json
-read the same file. A torn last line (a crash in the middle of a write) is ignored.
+A SIGKILL loses at most the runs in flight (a written line is the kernel's to keep); the
+file is flushed to disk (fsync) at most ``SYNC_INTERVAL_S`` after a line is written, off the
+event loop, and when the run ends, so a power cut loses at most that much more.
+``--resume`` and report.json read the same file. A torn last line (a crash in the middle of
+a write) is ignored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 from pathlib import Path
 
+import anyio
 from pydantic import Field, ValidationError
 
 from garuda_evals.errors import UsageError, describe_validation_error
@@ -22,6 +27,7 @@ from garuda_evals.runner.selection import Selected
 
 RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "run.json"
+SYNC_INTERVAL_S = 0.25
 
 
 class RunManifest(Model):
@@ -102,15 +108,61 @@ def _drop_torn_tail(path: Path) -> None:
         handle.truncate(data.rfind(b"\n") + 1)
 
 
+class ResultsJournal:
+    """``results.jsonl`` of one run, open while it goes on.
+
+    ``append`` writes a row whole, with one ``write``, at once; ``keep_synced`` (a task
+    beside the runs) flushes the file to disk in a worker thread at most ``SYNC_INTERVAL_S``
+    after a row was written, one flush for all the rows written meanwhile; ``close`` flushes
+    what is left. A torn last line left by an earlier crash is cut when the file is opened.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        path = run_dir / RESULTS_FILE
+        created = not path.exists()
+        _drop_torn_tail(path)
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._unsynced = False
+        if created:
+            _sync_folder(run_dir)
+
+    def append(self, result: TaskResult) -> None:
+        """Write one result as a JSON line (flushed to disk by ``keep_synced`` or ``close``)."""
+        if self._fd is None:
+            raise ValueError("the results journal is closed")
+        line = json.dumps(result.to_json_dict(), ensure_ascii=False) + "\n"
+        data = memoryview(line.encode("utf-8"))
+        while data:
+            data = data[os.write(self._fd, data) :]
+        self._unsynced = True
+
+    def sync(self) -> None:
+        """Flush the rows written so far to disk."""
+        if self._fd is not None and self._unsynced:
+            self._unsynced = False
+            os.fsync(self._fd)
+
+    async def keep_synced(self) -> None:
+        """Until cancelled: every ``SYNC_INTERVAL_S``, flush new rows, off the event loop."""
+        while self._fd is not None:
+            await anyio.sleep(SYNC_INTERVAL_S)
+            if self._unsynced:
+                await anyio.to_thread.run_sync(self.sync)
+
+    def close(self) -> None:
+        """Flush what is left and close the file."""
+        if self._fd is not None:
+            try:
+                self.sync()
+            finally:
+                os.close(self._fd)
+                self._fd = None
+
+
 def append_result(run_dir: Path, result: TaskResult) -> None:
     """Append one result as a JSON line and flush it to disk."""
-    path = run_dir / RESULTS_FILE
-    created = not path.exists()
-    _drop_torn_tail(path)
-    line = json.dumps(result.to_json_dict(), ensure_ascii=False) + "\n"
-    _write_synced(path, line.encode("utf-8"), "ab")
-    if created:
-        _sync_folder(run_dir)
+    with contextlib.closing(ResultsJournal(run_dir)) as journal:
+        journal.append(result)
 
 
 def _sync_folder(folder: Path) -> None:

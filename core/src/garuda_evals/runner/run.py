@@ -48,32 +48,36 @@ async def run_jobs(
     results: list[TaskResult | None],
     on_result: Callable[[Job, TaskResult], None],
 ) -> None:
-    """Run jobs at most ``parallel`` at a time, storing each result at its job's index.
+    """Run jobs at most ``parallel`` at a time, storing each result at its job's index:
+    ``parallel`` workers take the jobs in order (no task waits per job not started yet).
 
     When the surrounding scope is cancelled (Ctrl-C), running jobs clean up (their
     processes are killed and scratch folders removed) and become interrupted rows with what
     they had used; jobs not started yet get no row. Neither do jobs whose turn comes once the
     agent's budget is spent (``Agent.budget_spent``).
     """
-    limiter = anyio.CapacityLimiter(max(1, parallel))
+    pending = iter(jobs)
 
     async def one(job: Job) -> None:
-        async with limiter:
-            if context.agent.budget_spent() is not None:
-                return
-            progress = Progress()
-            started = time.monotonic()
-            try:
-                result = await run_job(job, context, progress)
-            except anyio.get_cancelled_exc_class():
-                elapsed = int((time.monotonic() - started) * 1000)
-                row = interrupted_row(job, progress, elapsed)
-                results[job.index] = row
-                on_result(job, row)
-                raise
+        if context.agent.budget_spent() is not None:
+            return
+        progress = Progress()
+        started = time.monotonic()
+        try:
+            result = await run_job(job, context, progress)
+        except anyio.get_cancelled_exc_class():
+            elapsed = int((time.monotonic() - started) * 1000)
+            row = interrupted_row(job, progress, elapsed)
+            results[job.index] = row
+            on_result(job, row)
+            raise
         results[job.index] = result
         on_result(job, result)
 
+    async def worker() -> None:
+        for job in pending:  # shared by the workers: each job is taken once, in order
+            await one(job)
+
     async with anyio.create_task_group() as group:
-        for job in jobs:
-            group.start_soon(one, job)
+        for _ in range(min(max(1, parallel), len(jobs))):
+            group.start_soon(worker)

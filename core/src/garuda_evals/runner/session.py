@@ -26,8 +26,8 @@ from garuda_evals.report.formatter import ReportFormatter
 from garuda_evals.runner.backends import choose_backend
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.journal import (
+    ResultsJournal,
     RunManifest,
-    append_result,
     job_key,
     latest,
     read_results,
@@ -207,7 +207,7 @@ async def run_eval(
 
     def on_result(job: Job, result: TaskResult) -> None:
         result.retried = result.retried or job.index in retrying
-        append_result(run_dir, result)
+        journal.append(result)
         results[job.index] = None  # on disk now; the report reads it back, memory keeps none
         live.result(tag(job), result)
         if result.workspace:
@@ -231,9 +231,11 @@ async def run_eval(
     )
     results: list[TaskResult | None] = [None] * len(all_jobs)
     state = {"interrupted": False}
-    with anyio.CancelScope() as scope, contextlib.closing(changes):
+    journal = ResultsJournal(run_dir)
+    with anyio.CancelScope() as scope, contextlib.closing(changes), contextlib.closing(journal):
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_signals, scope, state)
+            group.start_soon(journal.keep_synced)
             await backend.run_jobs(
                 jobs, context, parallel=parallel, results=results, on_result=on_result
             )

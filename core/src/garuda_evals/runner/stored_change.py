@@ -2,6 +2,8 @@
 
 A private git folder (never the agent's) snapshots the task's folder before the agent runs
 and again after; ``git diff --binary --full-index`` between the two trees is the change.
+The snapshots' objects are written without starting git (``git_tree``) unless the folder
+holds something only git should decide about.
 Binary files are carried exactly, deletions, modes and links too, and ``git apply`` checks
 each file's starting hash, so a rebuilt folder is the agent's folder or an error. The
 folders the judge never carries (``judging.change.SKIPPED_DIRS``) and bytecode are left out;
@@ -23,6 +25,7 @@ from typing import Any
 import anyio
 
 from garuda_evals.judging.change import SKIPPED_DIRS, SKIPPED_SUFFIXES
+from garuda_evals.runner.git_tree import write_tree
 
 CHANGES_DIR = "changes"
 GIT_TIMEOUT_S = 120.0
@@ -206,20 +209,31 @@ class ChangeRecorder:
         digest = folder_digest(folder) if self._store is not None else None
         if self._store is not None and digest in self._store.trees:
             return self._store.trees[digest]
-        env = _env(self.git_dir, folder, self._index)
+        if shutil.which("git") is None:
+            raise ChangeError("git is not installed")  # the diff needs it, say so now
         if not self._initialized:
             _bare_layout(self.git_dir)
             self._initialized = True
-        self._index.unlink(missing_ok=True)
-        await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
-        tree = (await _git(["write-tree"], env, folder)).decode().strip()
+        tree = await anyio.to_thread.run_sync(write_tree, self.git_dir, folder)
+        if tree is None:
+            tree = await self._git_tree(folder)
         # Remembered only when the folder did not change while git read it.
         if self._store is not None and digest is not None and folder_digest(folder) == digest:
             _remember(self._store.trees, digest, tree, MEMO_TREES)
         return tree
 
+    async def _git_tree(self, folder: Path) -> str:
+        """The tree as git itself writes it (what ``write_tree`` leaves to git)."""
+        env = _env(self.git_dir, folder, self._index)
+        self._index.unlink(missing_ok=True)
+        await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
+        return (await _git(["write-tree"], env, folder)).decode().strip()
+
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
-        """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal)."""
+        """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal,
+        without asking git)."""
+        if before == after:
+            return b""
         if self._store is not None and (before, after) in self._store.diffs:
             return self._store.diffs[(before, after)]
         env = _env(self.git_dir, folder, self._index)

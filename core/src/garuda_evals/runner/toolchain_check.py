@@ -9,8 +9,8 @@ from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.plugins.known import TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
-from garuda_evals.toolchains.cache import ProbeCache, cache_file, probe_key
-from garuda_evals.toolchains.probe import probe_toolchain, read_versions
+from garuda_evals.toolchains.cache import ProbeCache, cache_file, file_stamps, probe_key
+from garuda_evals.toolchains.probe import probe_toolchain, read_version_files, read_versions
 
 
 def resolve_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, Toolchain]:
@@ -32,21 +32,32 @@ async def probe_all(
     toolchains: dict[str, Toolchain], *, reprobe: bool = False, cache: ProbeCache | None = None
 ) -> dict[str, ToolchainStatus]:
     """Probe every toolchain at the same time, or take its passing probe from ``cache`` when
-    nothing it is keyed by changed (never with ``reprobe``); passing probes are remembered."""
+    nothing it is keyed by changed (never with ``reprobe``); passing probes are remembered.
+
+    A toolchain whose version files are unchanged since its probe was remembered is taken
+    without reading its versions; otherwise its version files are stamped before its
+    versions are read (an upgrade in between is caught by the next run)."""
     statuses: dict[str, ToolchainStatus] = {}
     env = check_environment()
 
     async def probe(name: str, toolchain: Toolchain) -> None:
+        if cache is not None and not reprobe:
+            unread = cache.lookup_unread(toolchain, env)
+            if unread is not None:
+                statuses[name] = unread
+                return
+        files = None
+        if cache is not None and not cache.launcher_known(toolchain, env):
+            files = await read_version_files(toolchain)
+        stamps = file_stamps(files) if files else None
         versions = await read_versions(toolchain)
         key = probe_key(toolchain, env, *versions)
+        remembered = None
         if cache is not None and key is not None and not reprobe:
             remembered = cache.lookup(toolchain, key)
-            if remembered is not None:
-                statuses[name] = remembered
-                return
-        statuses[name] = await probe_toolchain(toolchain, versions_read=versions)
+        statuses[name] = remembered or await probe_toolchain(toolchain, versions_read=versions)
         if cache is not None and key is not None:
-            cache.remember(key, statuses[name])
+            cache.remember(key, statuses[name], version_files=stamps)
 
     async with anyio.create_task_group() as group:
         for name, toolchain in toolchains.items():

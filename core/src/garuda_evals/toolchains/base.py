@@ -39,6 +39,12 @@ class Toolchain:
     watch: tuple[str, ...] = ()
     """Files or folders (``~`` is the check environment's HOME) whose change also re-probes,
     e.g. Maven's local repository that offline checks need."""
+    version_files_command: str | None = None
+    """Prints, one a line, the files and folders the version commands read, beginning with
+    the program file they ran (pytest's: the interpreter, pytest's ``.dist-info`` and the
+    folders on ``sys.path``). With it, a remembered passing probe is taken without running
+    the version commands while these files, the programs and the rest of its key are
+    unchanged; a program that is not among them (a launcher script) has its versions read."""
 
 
 @dataclass(frozen=True)

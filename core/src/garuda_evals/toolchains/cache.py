@@ -8,7 +8,14 @@ version), the check environment (PATH, HOME, JAVA_HOME, VIRTUAL_ENV, ...), the v
 version commands print now, and for each of its programs the path PATH resolves it to, the
 file that path points at, and that file's inode, size and modification and change times.
 Replacing, upgrading, moving or removing a program therefore probes again, as does
-``--reprobe``. A failing probe is never remembered. A cache file that cannot be read is
+``--reprobe``. A failing probe is never remembered.
+
+Reading the versions costs a process per version command. A toolchain that names the files
+its versions are read from (``Toolchain.version_files_command``) has them stamped the same
+way when its probe is remembered; a later run whose definition, environment and programs
+match and whose version files are all unchanged takes the remembered versions without
+running a version command (``lookup_unread``). Each program must be one of those files (the
+version command ran that very file, not a launcher that picks another). A cache file that cannot be read is
 ignored with one line on stderr and rewritten by the next passing probe.
 """
 
@@ -21,12 +28,13 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
 
@@ -74,6 +82,32 @@ def _stamp(path: str) -> dict[str, Any]:
     }
 
 
+HASHED_BYTES = 1 << 20
+"""Version files up to this size are stamped by their content rather than their change time:
+installers hard-link package files from a shared cache (uv does), and every new link to the
+same file changes its change time though nothing in it changed."""
+
+
+def _file_stamp(path: str) -> dict[str, Any]:
+    stamp = _stamp(path)
+    if stat.S_ISREG(os.stat(path).st_mode) and stamp["size"] <= HASHED_BYTES:
+        del stamp["ctime_ns"]
+        with open(path, "rb") as stream:
+            stamp["sha256"] = hashlib.sha256(stream.read(HASHED_BYTES + 1)).hexdigest()
+    return stamp
+
+
+def file_stamps(paths: Iterable[str]) -> list[dict[str, Any]]:
+    """Each path's stamp (followed through links), or that it is missing."""
+    stamps: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            stamps.append({"path": path, **_file_stamp(path)})
+        except OSError:
+            stamps.append({"path": path, "missing": True})
+    return stamps
+
+
 def program_stamps(toolchain: Toolchain, env: Mapping[str, str]) -> list[dict[str, Any]] | None:
     """Each program as PATH resolves it now; None when one is not found (nothing to key by)."""
     stamps = []
@@ -107,6 +141,7 @@ def definition(toolchain: Toolchain) -> dict[str, Any]:
         "version_pattern": toolchain.version_pattern,
         "min_version": toolchain.min_version,
         "extra_versions": {k: list(v) for k, v in toolchain.extra_versions.items()},
+        "version_files_command": toolchain.version_files_command,
     }
 
 
@@ -131,6 +166,16 @@ def probe_key(
 
 def _digest(key: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from the cache file (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+UNREAD_PARTS = ("definition", "environment", "programs")
+"""The parts of a key compared when the versions are not read (they are implied by the
+version files)."""
 
 
 class ProbeCache:
@@ -166,34 +211,81 @@ class ProbeCache:
     def lookup(self, toolchain: Toolchain, key: Mapping[str, Any]) -> ToolchainStatus | None:
         """The passing status stored under exactly ``key``, else None."""
         entry = self.entries.get(_digest(key))
-        if entry is None or entry.get("key") != json.loads(json.dumps(key)):
+        if entry is None or entry.get("key") != _plain(key):
             return None
-        status = entry.get("status")
-        if not isinstance(status, dict) or status.get("ok") is not True:
-            return None
-        return ToolchainStatus(
-            name=toolchain.name,
-            ok=True,
-            version=key.get("version"),
-            versions=dict(key.get("versions", {})),
-            duration_ms=0,
-            cached=True,
-        )
+        return _passing(toolchain, entry)
 
-    def remember(self, key: Mapping[str, Any], status: ToolchainStatus) -> None:
-        """Store a passing probe under ``key``; the file is replaced whole, never half-written."""
+    def lookup_unread(self, toolchain: Toolchain, env: Mapping[str, str]) -> ToolchainStatus | None:
+        """A remembered passing probe whose definition, environment, programs and version
+        files are all as they are now, with its versions; None when any differs, when the
+        entry has no version files, or when a program is not one of them."""
+        for paths, files, entry in self._same_programs(toolchain, env):
+            if paths is not None and file_stamps(paths) == files:
+                status = _passing(toolchain, entry)
+                if status is not None:
+                    return status
+        return None
+
+    def launcher_known(self, toolchain: Toolchain, env: Mapping[str, str]) -> bool:
+        """An entry for these very programs says they are launchers (not among their version
+        files): reading the version files again would not spare the version reads."""
+        return any(paths is None for paths, _, _ in self._same_programs(toolchain, env))
+
+    def _same_programs(
+        self, toolchain: Toolchain, env: Mapping[str, str]
+    ) -> Iterator[tuple[list[str] | None, list[Any], Mapping[str, Any]]]:
+        """Entries with version files whose definition, environment and programs are as
+        now: their version files' paths (None when a program is not among them), the
+        files' stamps, and the entry."""
+        current = probe_key(toolchain, env, None, {})
+        if current is None:
+            return
+        wanted = {part: _plain(current[part]) for part in UNREAD_PARTS}
+        programs = {stamp["resolved"] for stamp in current["programs"] if "resolved" in stamp}
+        for entry in self.entries.values():
+            key, files = entry.get("key"), entry.get("version_files")
+            if not isinstance(key, dict) or not isinstance(files, list) or not files:
+                continue
+            if any(key.get(part) != value for part, value in wanted.items()):
+                continue
+            paths = [stamp.get("path") if isinstance(stamp, dict) else None for stamp in files]
+            if not all(isinstance(path, str) for path in paths):
+                continue
+            found = cast(list[str], paths)
+            yield (found if programs <= set(found) else None), files, entry
+
+    def remember(
+        self,
+        key: Mapping[str, Any],
+        status: ToolchainStatus,
+        version_files: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Store a passing probe under ``key`` with the stamps of its version files (taken
+        before the versions were read); the file is replaced whole, never half-written."""
         if not status.ok:
             return
-        self.entries[_digest(key)] = {
-            "key": key,
-            "status": {
-                "ok": True,
-                "version": status.version,
-                "versions": status.versions,
-                "duration_ms": status.duration_ms,
-            },
-            "probed_at": time.time(),
-        }
+        digest = _digest(key)
+        known = self.entries.get(digest)
+        if status.cached and known is not None:
+            if not version_files or known.get("version_files") == version_files:
+                return  # nothing new to store
+            known["version_files"] = version_files
+        else:
+            self.entries[digest] = {
+                "key": key,
+                "status": {
+                    "ok": True,
+                    "version": status.version,
+                    "versions": status.versions,
+                    "duration_ms": status.duration_ms,
+                },
+                "probed_at": time.time(),
+            }
+            if version_files:
+                self.entries[digest]["version_files"] = version_files
+        self._write()
+
+    def _write(self) -> None:
         newest = sorted(self.entries.items(), key=lambda item: -_probed_at(item[1]))
         self.entries = dict(newest[:MAX_ENTRIES])
         text = json.dumps({"format": FORMAT, "entries": self.entries}, indent=1, sort_keys=True)
@@ -207,6 +299,21 @@ class ProbeCache:
             with contextlib.suppress(OSError, UnboundLocalError):
                 os.unlink(temporary)
             print(f"garuda: the probe cache {self.path} was not written: {error}", file=self._warn)
+
+
+def _passing(toolchain: Toolchain, entry: Mapping[str, Any]) -> ToolchainStatus | None:
+    """The cached status of a passing entry (its versions from its key), else None."""
+    key, status = entry.get("key"), entry.get("status")
+    if not isinstance(key, dict) or not isinstance(status, dict) or status.get("ok") is not True:
+        return None
+    return ToolchainStatus(
+        name=toolchain.name,
+        ok=True,
+        version=key.get("version"),
+        versions=dict(key.get("versions", {})),
+        duration_ms=0,
+        cached=True,
+    )
 
 
 def _probed_at(entry: Mapping[str, Any]) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -42,6 +43,18 @@ async def _command_output(command: str) -> str | None:
         timeout_s=VERSION_TIMEOUT_S,
     )
     return result.output if result.exit_code == 0 else None
+
+
+async def read_version_files(toolchain: Toolchain) -> list[str] | None:
+    """The files the toolchain's versions are read from (real paths, in the order printed),
+    or None when it names no command for them or the command fails."""
+    if toolchain.version_files_command is None:
+        return None
+    output = await _command_output(toolchain.version_files_command)
+    if output is None:
+        return None
+    paths = [os.path.realpath(line) for line in output.splitlines() if line.strip()]
+    return list(dict.fromkeys(paths)) or None
 
 
 def _match(output: str | None, pattern: str) -> str | None:

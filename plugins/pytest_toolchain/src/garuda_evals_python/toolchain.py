@@ -38,6 +38,22 @@ VERSION_COMMAND = (
     'python3 -P -c \'from importlib.metadata import version; print("pytest", version("pytest"))\''
 )
 
+# What the two version commands read: the interpreter they ran (its real file, so that a
+# launcher that picks another python is never taken for it, and its libpython when it has
+# one), pytest's .dist-info and its METADATA, and the folders where another pytest could be
+# found first (sys.path, the user site folder even when it does not exist yet). An upgrade
+# changes one of them.
+VERSION_FILES_COMMAND = (
+    "python3 -P -c 'import os, site, sys, sysconfig; from importlib.metadata import distribution; "
+    'found = getattr(distribution("pytest"), "_path", None); '
+    "print(os.path.realpath(sys.executable)); "
+    'shared = sysconfig.get_config_vars("Py_ENABLE_SHARED", "LIBDIR", "INSTSONAME"); '
+    "print(os.path.join(*shared[1:]) if shared[0] else sys.executable); "
+    'print(*([found, found / "METADATA"] if found else []), sep="\\n"); '
+    'print(*sys.path, sep="\\n"); '
+    "print(site.getusersitepackages())'"
+)
+
 HINT = (
     "The python suite runs `python3 -P -m pytest` with the python3 first on PATH (the "
     "virtual environment's when garuda runs from one). It needs Python 3.11 or newer with "
@@ -63,4 +79,5 @@ def pytest_toolchain() -> Toolchain:
         version_pattern=r"pytest (\d+(?:\.\d+)+)",
         min_version=PYTEST_MIN_VERSION,
         extra_versions={"python": ("python3 --version", r"Python (\d+(?:\.\d+)+)")},
+        version_files_command=VERSION_FILES_COMMAND,
     )
