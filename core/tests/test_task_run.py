@@ -488,6 +488,19 @@ class ClosingBackend(RecordingBackend):
         return ClosingExecutor(policy, self.recorded, len(self.recorded.policies))
 
 
+def _stoppable(setup: Setup, agent: Agent, backend: RecordingBackend) -> tuple[Job, TaskContext]:
+    """A job and its context for a run the test cancels itself (no limit, no events kept)."""
+    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
+    context = TaskContext(
+        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
+        agent=agent,
+        backend=backend,
+        runners={"junit": JUnitCheckRunner("junit")},
+        emit=lambda kind, _job, message: None,
+    )
+    return job, context
+
+
 def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
     started = anyio.Event()
 
@@ -497,14 +510,7 @@ def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
         raise AssertionError("not reached")
 
     backend = ClosingBackend()
-    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
-    context = TaskContext(
-        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
-        agent=PlayedAgent(wait_forever),
-        backend=backend,
-        runners={"junit": JUnitCheckRunner("junit")},
-        emit=lambda kind, _job, message: None,
-    )
+    job, context = _stoppable(setup, PlayedAgent(wait_forever), backend)
 
     async def go() -> None:
         async with anyio.create_task_group() as group:
@@ -551,14 +557,7 @@ class OnceClosingBackend(RecordingBackend):
 def test_ctrl_c_during_the_close_after_the_turn_lets_the_close_finish(setup: Setup) -> None:
     # An executor's close is never cut short: one begun when Ctrl-C lands runs to its end.
     backend = OnceClosingBackend()
-    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
-    context = TaskContext(
-        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
-        agent=PlayedAgent(answer_42),
-        backend=backend,
-        runners={"junit": JUnitCheckRunner("junit")},
-        emit=lambda kind, _job, message: None,
-    )
+    job, context = _stoppable(setup, PlayedAgent(answer_42), backend)
 
     async def go() -> None:
         async with anyio.create_task_group() as group:
