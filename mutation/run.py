@@ -101,6 +101,7 @@ MODULES = (
         (
             f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",
             f"{PLUGINS}/repo_git/tests/test_repo_git_prove.py",
+            f"{PLUGINS}/repo_git/tests/test_repo_git_probe.py",
         ),
     ),
     Module(
