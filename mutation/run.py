@@ -107,7 +107,10 @@ MODULES = (
     Module(
         "approver",
         f"{PLUGINS}/agent/src/garuda_evals_agent/tools/approver.py",
-        (f"{PLUGINS}/agent/tests/test_agent_tools.py",),
+        (
+            f"{PLUGINS}/agent/tests/test_agent_tools.py",
+            f"{PLUGINS}/agent/tests/test_agent_approver.py",
+        ),
     ),
     Module(
         "bwrap_argv",
