@@ -10,7 +10,8 @@ Every test gets its own empty toolchain probe cache (``GARUDA_PROBE_CACHE``), so
 trusts a probe another test (or the user) ran, and none writes to the user's cache.
 
 With GARUDA_REQUIRE_TOOLS set (CI), a test that skips for a reason not on ``ALLOWED_SKIPS``
-is reported as failed, with its reason: in CI every test runs or says why it cannot.
+is reported as failed, with its reason (a file skipped at import, as a collection error): in
+CI every test runs or says why it cannot.
 """
 
 from __future__ import annotations
@@ -89,11 +90,8 @@ def skip_reason(report: pytest.TestReport) -> str:
     return str(longrepr)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
-    """Under GARUDA_REQUIRE_TOOLS, a skip whose reason is not allowed becomes a failure."""
-    outcome = yield
-    report: pytest.TestReport = outcome.get_result()
+def _refuse_skip(report: pytest.TestReport | pytest.CollectReport, nodeid: str) -> None:
+    """Under GARUDA_REQUIRE_TOOLS, turn a skip whose reason is not allowed into a failure."""
     if not report.skipped or hasattr(report, "wasxfail"):
         return
     if not os.environ.get(REQUIRE_VAR, "").strip():
@@ -103,6 +101,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         return
     report.outcome = "failed"
     report.longrepr = (
-        f"{item.nodeid} skipped ({reason}), but {REQUIRE_VAR} is set and this reason is "
+        f"{nodeid} skipped ({reason}), but {REQUIRE_VAR} is set and this reason is "
         "not on ALLOWED_SKIPS in the root conftest.py"
     )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """A test's skip (in the test or a fixture), checked against ``ALLOWED_SKIPS``."""
+    outcome = yield
+    _refuse_skip(outcome.get_result(), item.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):  # type: ignore[no-untyped-def]
+    """A whole file's skip at import (``pytest.importorskip`` at module level, a
+    ``pytest.skip(allow_module_level=True)``), checked against ``ALLOWED_SKIPS``."""
+    outcome = yield
+    _refuse_skip(outcome.get_result(), collector.nodeid)

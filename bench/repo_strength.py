@@ -5,7 +5,9 @@ Generates a node --test project whose every candidate adds a function with a com
 integer literals and a boolean (and its test). Then, per candidate and one after another
 (so machine load hits all alike): its two test runs alone (parent with the tests, commit,
 in trees made beforehand), its strength measured with 1 worker and with 2 workers. Prints
-medians per candidate, the mutants made, and the ratios to the two runs alone.
+medians per candidate, the mutants made, and the ratios to the two runs alone. Exits 1 when
+a candidate's tests do not fail at the parent and pass at the commit, when no candidate is
+kept, or when a candidate yields no mutant.
 """
 
 from __future__ import annotations
@@ -77,8 +79,12 @@ def main() -> None:
                 started = time.perf_counter()
                 found = anyio.run(measure, prover, candidate, [], workers, args.mutants)
                 times[label].append(time.perf_counter() - started)
+            if found.score is None:
+                sys.exit(f"repo_strength: nothing measured: no mutant of {commit.sha[:12]}")
             made.append(found.mutants)
-            scores.append(found.score or 0.0)
+            scores.append(found.score)
+    if not made:
+        sys.exit("repo_strength: nothing measured: no candidate was kept")
     alone = statistics.median(times["alone"])
     print(
         f"{len(made)} candidates, median {statistics.median(made):.0f} mutants each, "

@@ -5,13 +5,13 @@ Runs the eval in this process with timers wrapped around the harness's steps and
 step's wall time (summed over its calls) beside the whole. Steps nest: the judge includes
 its materialize, snapshot, check and JUnit parsing; ``check command`` is the executor's run
 (the probe's, the agent's and the checks'). Start-up (imports, building the CLI) is measured
-in this process; a bare ``python -c pass`` is timed for comparison.
+in this process; a bare ``python -c pass`` is timed for comparison. Exits 1 having printed
+no step when the eval does not pass (an error, a failing run, a missing toolchain).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import importlib
 import inspect
@@ -123,9 +123,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as project:
         os.chdir(project)
         eval_started = time.perf_counter()
-        with contextlib.suppress(SystemExit):
-            cli.main(argv, prog_name="garuda", standalone_mode=False)
+        try:
+            code = cli.main(argv, prog_name="garuda", standalone_mode=False)
+        except SystemExit as stopped:
+            code = stopped.code
         finished = time.perf_counter()
+    if code:
+        sys.exit(f"run_profile: nothing measured: garuda {' '.join(argv)} exited {code}")
     total = finished - STARTED
     print(f"garuda {' '.join(argv)}: {total * 1000:7.0f} ms in this process", file=sys.stderr)
     rows = [

@@ -76,7 +76,17 @@ MODULES = (
         (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
     ),
     Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
-    Module("summary", f"{CORE}/report/summary.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
+    Module(
+        "summary",
+        f"{CORE}/report/summary.py",
+        (
+            f"{CORE_TESTS}/test_rules_and_summary.py",
+            f"{CORE_TESTS}/test_stats_passk.py",
+            f"{CORE_TESTS}/test_stats_intervals.py",
+            f"{CORE_TESTS}/test_stats_task_rates.py",
+            f"{CORE_TESTS}/test_report_tool_calls.py",
+        ),
+    ),
     Module(
         "repo_rules",
         f"{PLUGINS}/repo_git/src/garuda_evals_repo_git/rules.py",
@@ -91,12 +101,16 @@ MODULES = (
         (
             f"{PLUGINS}/repo_git/tests/test_repo_git_rules.py",
             f"{PLUGINS}/repo_git/tests/test_repo_git_prove.py",
+            f"{PLUGINS}/repo_git/tests/test_repo_git_probe.py",
         ),
     ),
     Module(
         "approver",
         f"{PLUGINS}/agent/src/garuda_evals_agent/tools/approver.py",
-        (f"{PLUGINS}/agent/tests/test_agent_tools.py",),
+        (
+            f"{PLUGINS}/agent/tests/test_agent_tools.py",
+            f"{PLUGINS}/agent/tests/test_agent_approver.py",
+        ),
     ),
     Module(
         "bwrap_argv",

@@ -166,3 +166,30 @@ def test_a_leak_of_this_session_fails_it_naming_the_entries(tmp_path: Path, shar
     (kept,) = shared.glob("gt-*")
     names = sorted(path.name.rpartition("-")[0] for path in kept.glob("garuda-*"))
     assert names == ["garuda-judge-leaked", "garuda-run-of-a-child"]
+
+
+WHOLE_FILE_SKIPS = {
+    "test_needs_module.py": 'import pytest\n\nmodule = pytest.importorskip("no_such_module")\n',
+    "test_on_macos.py": (
+        "import pytest\n\n"
+        'pytest.skip("Seatbelt (sandbox-exec) exists only on macOS", allow_module_level=True)\n'
+    ),
+    "test_plain.py": "def test_runs():\n    pass\n",
+}
+
+
+def test_a_whole_file_skipped_at_import_fails_in_ci_unless_allowed(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    for name, text in WHOLE_FILE_SKIPS.items():
+        (tmp_path / name).write_text(text)
+    done = _pytest(tmp_path, GARUDA_REQUIRE_TOOLS=None)
+    assert done.returncode == 0, done.stdout
+    assert "1 passed, 2 skipped" in done.stdout
+    done = _pytest(tmp_path, GARUDA_REQUIRE_TOOLS="bwrap")
+    assert done.returncode != 0, done.stdout
+    assert "1 skipped, 1 error" in done.stdout
+    assert "test_needs_module.py skipped (could not import 'no_such_module'" in done.stdout
+    assert "SKIPPED [1] test_on_macos.py:3: Seatbelt (sandbox-exec) exists only on macOS" in (
+        done.stdout
+    )

@@ -1,6 +1,7 @@
 """The host executor: exit codes, output cap, and a time limit that kills the whole tree."""
 
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.host import HostExecutor
 from garuda_evals.executors.output import CappedOutput
+from garuda_evals.executors.process import run_in_group
 
 
 def run(command: str, cwd: Path, timeout_s: float = 20, limit: int = 256 * 1024):
@@ -96,6 +98,65 @@ def test_the_command_is_killed_at_its_limit_not_after_the_output_drain(
     assert result.timed_out and result.exit_code is None
     assert "started" in result.output
     assert not marker.exists()
+
+
+LAST_WORDS = 900 * 1024
+WRITE_AND_EXIT = f"""
+import fcntl, os, sys, time
+from pathlib import Path
+folder = Path(sys.argv[1])
+fcntl.fcntl(1, fcntl.F_SETPIPE_SZ, 1024 * 1024)
+(folder / "ready").touch()
+while not (folder / "go").exists():
+    time.sleep(0.01)
+rest = memoryview(b"x" * {LAST_WORDS})
+while rest:
+    rest = rest[os.write(1, rest) :]
+(folder / "pid.tmp").write_text(str(os.getpid()))
+(folder / "pid.tmp").rename(folder / "pid")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux-only")
+@pytest.mark.parametrize("reap", [False, True])
+def test_output_still_in_the_pipe_when_the_exit_is_seen_is_read_to_the_end(
+    tmp_path: Path, reap: bool
+) -> None:
+    # The event loop is busy (here: blocked) while the command fills a 1 MB pipe and exits:
+    # when the exit is seen, most of its output is still unread, and must not be cut off.
+    async def go():
+        results = []
+
+        async def command() -> None:
+            argv = [sys.executable, "-c", WRITE_AND_EXIT, str(tmp_path)]
+            results.append(
+                await run_in_group(
+                    argv,
+                    cwd=tmp_path,
+                    env=check_environment(),
+                    timeout_s=60,
+                    output_limit=2 * LAST_WORDS,
+                    reap=reap,
+                )
+            )
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(command)
+            while not (tmp_path / "ready").exists():
+                await anyio.sleep(0.01)
+            (tmp_path / "go").touch()
+            deadline = time.monotonic() + 30
+            while not (tmp_path / "pid").exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            pid = int((tmp_path / "pid").read_text())
+            while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)
+        return results[0]
+
+    result = anyio.run(go)
+    assert result.exit_code == 0 and not result.truncated
+    assert len(result.output) == LAST_WORDS and set(result.output) == {"x"}
 
 
 def test_the_host_backend_is_always_available() -> None:

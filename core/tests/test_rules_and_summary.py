@@ -152,6 +152,29 @@ def test_known_totals_count_every_kind_and_the_cache_share() -> None:
     assert empty.scored_rate is None and empty.attempted_rate is None and empty.tokens == 0
 
 
+def test_steps_are_known_only_when_every_run_counted_them() -> None:
+    counted = [_run("a", Status.PASS, KNOWN), _run("b", Status.FAIL, KNOWN)]
+    assert summarize(counted).steps_known
+    uncounted = TaskResult(task="c", suite="s", status=Status.FAIL, steps=None, usage=KNOWN)
+    summary = summarize([*counted, uncounted])
+    assert not summary.steps_known and summary.steps == 4
+
+
+def test_totals_are_incomplete_only_with_an_interrupted_run() -> None:
+    runs = [_run("a", Status.PASS, KNOWN)]
+    assert not summarize(runs).totals_incomplete
+    summary = summarize([*runs, _run("b", Status.INTERRUPTED, KNOWN)])
+    assert summary.totals_incomplete and summary.interrupted == 1 and summary.attempted == 1
+
+
+def test_pass_at_k_is_given_from_a_second_repeat() -> None:
+    first = _run("a", Status.PASS, KNOWN)
+    assert summarize([first]).pass_at_k == {}
+    second = _run("a", Status.FAIL, KNOWN)
+    second.repeat = 2
+    assert summarize([first, second]).pass_at_k[1] == 0.5
+
+
 def test_a_test_reported_twice_keeps_its_worst_outcome() -> None:
     def kept(*outcomes: str) -> str:
         cases = [TestCase("t::a", outcome) for outcome in outcomes]  # type: ignore[arg-type]

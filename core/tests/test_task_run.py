@@ -488,6 +488,19 @@ class ClosingBackend(RecordingBackend):
         return ClosingExecutor(policy, self.recorded, len(self.recorded.policies))
 
 
+def _stoppable(setup: Setup, agent: Agent, backend: RecordingBackend) -> tuple[Job, TaskContext]:
+    """A job and its context for a run the test cancels itself (no limit, no events kept)."""
+    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
+    context = TaskContext(
+        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
+        agent=agent,
+        backend=backend,
+        runners={"junit": JUnitCheckRunner("junit")},
+        emit=lambda kind, _job, message: None,
+    )
+    return job, context
+
+
 def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
     started = anyio.Event()
 
@@ -497,20 +510,63 @@ def test_a_run_stopped_by_ctrl_c_still_cleans_up(setup: Setup) -> None:
         raise AssertionError("not reached")
 
     backend = ClosingBackend()
-    job = Job(0, Selected(setup.suite, setup.task), 1, setup.runs / "t.jsonl")
-    context = TaskContext(
-        settings=RunSettings(suites=[str(setup.suite.root)], executor="host"),
-        agent=PlayedAgent(wait_forever),
-        backend=backend,
-        runners={"junit": JUnitCheckRunner("junit")},
-        emit=lambda kind, _job, message: None,
-    )
+    job, context = _stoppable(setup, PlayedAgent(wait_forever), backend)
 
     async def go() -> None:
         async with anyio.create_task_group() as group:
             group.start_soon(run_job, job, context)
             await started.wait()
             group.cancel_scope.cancel()
+
+    anyio.run(go)
+    assert backend.recorded.closed == [1]
+    assert _leftovers() == []
+
+
+class OnceClosingExecutor(RecordingExecutor):
+    """Its close runs once (a second call returns at once) and waits on its helper, as a
+    sandbox that stops a proxy would; it records when the helper has stopped."""
+
+    def __init__(self, policy: SandboxPolicy, recorded: Recorded, number: int) -> None:
+        super().__init__(policy, recorded, number)
+        self.closing, self.helper_gone = anyio.Event(), anyio.Event()
+
+    async def aclose(self) -> None:
+        """Once: say so, wait for the helper, record the close."""
+        if self.closing.is_set():
+            return
+        self.closing.set()
+        await self.helper_gone.wait()
+        await super().aclose()
+
+
+class OnceClosingBackend(RecordingBackend):
+    """Makes once-closing executors and keeps them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.executors: list[OnceClosingExecutor] = []
+
+    def create(self, policy: SandboxPolicy) -> Executor:
+        """A once-closing executor."""
+        self.recorded.policies.append(policy)
+        self.executors.append(OnceClosingExecutor(policy, self.recorded, len(self.executors) + 1))
+        return self.executors[-1]
+
+
+def test_ctrl_c_during_the_close_after_the_turn_lets_the_close_finish(setup: Setup) -> None:
+    # An executor's close is never cut short: one begun when Ctrl-C lands runs to its end.
+    backend = OnceClosingBackend()
+    job, context = _stoppable(setup, PlayedAgent(answer_42), backend)
+
+    async def go() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(run_job, job, context)
+            while not backend.executors:
+                await anyio.sleep(0.01)
+            await backend.executors[0].closing.wait()
+            group.cancel_scope.cancel()
+            backend.executors[0].helper_gone.set()
 
     anyio.run(go)
     assert backend.recorded.closed == [1]

@@ -12,11 +12,10 @@ import pytest
 from browser import Browser
 from sample import EXPECTED_GRID_ORDER, MARKER, build_run
 
-from garuda_evals.models.result import Status, TaskResult
+from garuda_evals.models.result import Status
 from garuda_evals.stats.intervals import wilson
 from garuda_evals.testing import run_garuda
 
-HAS_CHANGE = "change" in TaskResult.model_fields
 OTHER_PLAN = {
     "beta": (Status.PASS, Status.FAIL, Status.PASS),
     "alpha": (Status.PASS, Status.PASS, Status.PASS),
@@ -140,7 +139,6 @@ def test_a_failed_run_shows_its_reason_check_output_and_transcript(
     ]
 
 
-@pytest.mark.skipif(not HAS_CHANGE, reason="TaskResult.change arrives with issue 16")
 def test_the_final_change_is_a_highlighted_diff(browser: Browser, page: Path) -> None:
     browser.load(page)
     added = _texts(browser, "#run-4 .change .diff .gi")

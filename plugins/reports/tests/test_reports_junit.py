@@ -68,9 +68,6 @@ def test_garuda_eval_report_format_junit_prints_and_saves_it(tmp_path: Path) -> 
     assert cases and all(case.find("failure") is not None for case in cases)
 
 
-@pytest.mark.skipif(
-    not hasattr(Status, "INTERRUPTED"), reason="Status.INTERRUPTED arrives with issue 16"
-)
 def test_an_interrupted_run_is_a_skipped_case(sample_run: Path) -> None:
     report = load_report(sample_run)
     report.results[0].status = Status("INT")

@@ -87,7 +87,12 @@ class Executor(ABC):
         """Name, kind and what this executor denies, for the report."""
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook with a no-op default
-        """Kill whatever this executor still runs. Called when the task ends."""
+        """Kill whatever this executor still runs. Called when the task ends.
+
+        It may be called more than once (after the agent's turn, and again at clean-up), and
+        a call that has begun is never cut short by Ctrl-C or a time limit (the harness
+        shields it), so a close that only runs once may wait for what it stops.
+        """
 
 
 class ExecutorBackend(ABC):
