@@ -28,7 +28,7 @@ from garuda_evals_repo_git.rounds import Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
 from garuda_evals_repo_git.sandboxcheck import keep_sound
-from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, RepoTask, save_suite
+from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import ID_LENGTH, repo_task
 
@@ -142,7 +142,8 @@ class GitSuiteBuilder(SuiteBuilder):
             )
             sound, dropped = keep_sound(root, suite, int(opts["parallel"]), echo)
             skipped.update(dropped)
-            kept = [pair for pair in kept if pair[0].commit.sha[:ID_LENGTH] in _ids(sound)]
+            ids = {task.id for task in sound}
+            kept = [pair for pair in kept if pair[0].commit.sha[:ID_LENGTH] in ids]
             if sound:
                 save_suite(root, suite.model_copy(update={"tasks": sound}))
         print_summary(
@@ -154,10 +155,6 @@ class GitSuiteBuilder(SuiteBuilder):
             first_failure=first_failure,
         )
         return 0 if kept else 1
-
-
-def _ids(tasks: list[RepoTask]) -> set[str]:
-    return {task.id for task in tasks}
 
 
 def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:
