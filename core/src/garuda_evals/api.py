@@ -66,6 +66,8 @@ _HOMES: dict[str, str] = {
     "load_folder_suite": "garuda_evals.suites.folder",
     "ManifestModel": "garuda_evals.suites.manifest",
     "SuiteBuilder": "garuda_evals.suitebuilder",
+    "check_suite": "garuda_evals.suites.soundness",
+    "TaskSoundness": "garuda_evals.suites.soundness",
     "Canaries": "garuda_evals.checks.base",
     "CheckPlan": "garuda_evals.checks.base",
     "CheckRunner": "garuda_evals.checks.base",

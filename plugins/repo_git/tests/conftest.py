@@ -373,7 +373,10 @@ def editable_venv(root: Path, cache: Path) -> Path:
         text=True,
         check=True,
     ).stdout.strip()
-    (Path(purelib) / "pytest_from_garuda.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # Resolved: run from a tree whose .venv is a link in /tmp, the link's path would be one
+    # the OS sandbox hides.
+    ours = Path(sysconfig.get_paths()["purelib"]).resolve()
+    (Path(purelib) / "pytest_from_garuda.pth").write_text(f"{ours}\n")
     installed = subprocess.run(
         [str(uv), "pip", "install", "--offline", "--no-deps", "--python", str(python), "-e", "."],
         cwd=root,

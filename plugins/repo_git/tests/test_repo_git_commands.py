@@ -112,12 +112,12 @@ def test_check_calls_the_runner_directly() -> None:
     )
     module = replace(classify(".venv/bin/python -m pytest", None), plugins=("anyio", "timeout"))
     assert module.check(["tests/test_a.py"])[0] == (
-        "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 .venv/bin/python -P -m pytest "
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 .venv/bin/python -E -P -m pytest "
         "-p no:cacheprovider -p anyio -p timeout --continue-on-collection-errors "
         "'--junitxml={junit}' tests/test_a.py {canaries}"
     )
     assert module.proof(["tests/test_a.py"]) == (
-        ".venv/bin/python -m pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py"
+        ".venv/bin/python -E -m pytest -p no:cacheprovider '--junitxml={junit}' tests/test_a.py"
     )
     assert {"conftest.py", "pytest.toml", ".pytest.toml", ".pytest.ini"} <= set(
         pytest_tc.config_files()

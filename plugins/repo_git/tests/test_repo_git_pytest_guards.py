@@ -18,7 +18,7 @@ import pytest
 
 from garuda_evals.models.task import Task
 from garuda_evals.testing import check_in_place, check_runner_for, self_test
-from garuda_evals_repo_git.runners import PYTEST_ENV
+from garuda_evals_repo_git.runners import NO_AUTOLOAD
 from garuda_evals_repo_git.suite import load_repo_suite
 
 NEW_CONFIGS = ("pytest.toml", ".pytest.toml", ".pytest.ini")
@@ -26,7 +26,8 @@ NEW_CONFIGS = ("pytest.toml", ".pytest.toml", ".pytest.ini")
 
 def _unguarded(task: Task) -> Task:
     """The task with the check of before: ``python -m pytest``, autoload on, no new configs."""
-    command = task.check.command.replace(f"{PYTEST_ENV} ", "").replace(" -P -m ", " -m ")
+    command = re.sub(r'^PYTHONPATH="[^"]*" ', "", task.check.command)
+    command = command.replace(f"{NO_AUTOLOAD} ", "").replace(" -E -P -m ", " -m ")
     command = re.sub(r" -p (?!no:)\S+", "", command)
     protected = [p for p in task.protected if p not in NEW_CONFIGS]
     check = task.check.model_copy(update={"command": command})
@@ -67,7 +68,7 @@ def _played(mined: Any, name: str, cheat: Any) -> tuple[Any, Any]:
 
 def test_the_check_is_hardened(mined_python: Any) -> None:
     command = _task(mined_python, "subtract").check.command
-    assert f"{PYTEST_ENV} .venv/bin/python -P -m pytest -p no:cacheprovider" in command
+    assert f"{NO_AUTOLOAD} .venv/bin/python -E -P -m pytest -p no:cacheprovider" in command
     assert "-p anyio" in command, "the linked environment's pytest11 plugins are named"
     protected = set(_task(mined_python, "subtract").protected)
     assert {"conftest.py", "pytest.ini", "tox.ini", "pyproject.toml", "setup.cfg"} <= protected

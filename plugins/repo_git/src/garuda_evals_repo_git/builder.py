@@ -27,9 +27,10 @@ from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.rounds import Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
+from garuda_evals_repo_git.sandboxcheck import keep_sound
 from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
 from garuda_evals_repo_git.summary import print_summary
-from garuda_evals_repo_git.tasks import repo_task
+from garuda_evals_repo_git.tasks import ID_LENGTH, repo_task
 
 PROBE_FILES = 3
 DEFAULTS = {
@@ -139,7 +140,12 @@ class GitSuiteBuilder(SuiteBuilder):
             suite = RepoSuiteFile(
                 version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
-            save_suite(root, suite)
+            sound, dropped = keep_sound(root, suite, int(opts["parallel"]), echo)
+            skipped.update(dropped)
+            ids = {task.id for task in sound}
+            kept = [pair for pair in kept if pair[0].commit.sha[:ID_LENGTH] in ids]
+            if sound:
+                save_suite(root, suite.model_copy(update={"tasks": sound}))
         print_summary(
             echo,
             kept=len(kept),

@@ -4,7 +4,11 @@ The code under test must come from the task's folder, never from an install of t
 (an editable install points at the user's checkout, HEAD's code: the answer). pytest is
 told these roots with ``-o pythonpath=...``: it puts them first on ``sys.path`` after it has
 loaded itself and its plugins, so no file of the workspace runs before pytest does. The
-agent's commands get them as ``PYTHONPATH``.
+agent's commands get them as ``PYTHONPATH``, and so do the Pythons a test starts (``sys.executable
+-c "import pkg"``, a console script of the project's ``.venv``): the check and the proof set it
+for them but start pytest (or unittest's hook) with ``-E``, which ignores it, so a
+``sitecustomize.py`` or a module named like a standard-library one at a root still cannot run
+inside the test runner before it has loaded.
 """
 
 from __future__ import annotations
@@ -104,3 +108,15 @@ def pythonpath_option(roots: tuple[str, ...]) -> str:
         return ""
     paths = " ".join("'$PWD'" if root == "." else f"'$PWD/{root}'" for root in roots)
     return f'-o "pythonpath={paths}"'
+
+
+def child_pythonpath(roots: tuple[str, ...]) -> str:
+    """``PYTHONPATH=...`` for the Pythons a test starts, as shell text ("" when no roots).
+
+    The roots (absolute from ``$PWD``) come first, then any ``PYTHONPATH`` already set. The
+    runner itself must be started with ``-E`` for this to reach its children only.
+    """
+    if not roots:
+        return ""
+    paths = ":".join("$PWD" if root == "." else f"$PWD/{root}" for root in roots)
+    return f'PYTHONPATH="{paths}${{PYTHONPATH:+:$PYTHONPATH}}"'

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from garuda_evals.api import UsageError
-from garuda_evals_repo_git.pyroots import pythonpath_option
+from garuda_evals_repo_git.pyroots import child_pythonpath, pythonpath_option
 from garuda_evals_repo_git.rules import TEST_SUPPORT
 from garuda_evals_repo_git.scripts import (
     DIRECT,
@@ -82,6 +82,7 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 # it), and plugins load from any installed entry point (autoload off, the project's own
 # plugins named with -p).
 PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
+NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
 CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
     "go": ["go.mod", "go.sum"],
@@ -193,12 +194,14 @@ class TestCommand:
         if self.kind == "go":
             return self._go(files, REPORT)
         if self.kind == "unittest":
-            return unittest_command(self.prefix, self.roots, REPORT, quoted)
+            return self._unittest(quoted)
         flags = self._flags()
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
         if self.wrapper is not None:
             return f"{self.base} {flags} {quoted}"
+        if self.kind == "pytest":
+            return f"{pytest_start(self.prefix, self.roots, check=False)} {flags} {quoted}"
         return f"{self.prefix} {flags} {quoted}"
 
     def check(self, files: list[str]) -> tuple[str, str]:
@@ -206,7 +209,8 @@ class TestCommand:
 
         pytest runs with ``-P`` (nothing from the working folder before pytest itself),
         plugin autoload off (``plugins``, the project's own, are named with ``-p``) and no
-        cache. ``{canaries}`` (after the task's files) becomes the judge's canary tests.
+        cache; the Pythons its tests start get the package roots (``pytest_start``).
+        ``{canaries}`` (after the task's files) becomes the judge's canary tests.
         """
         if self.kind == "pytest":
             plugins = [arg for name in self.plugins for arg in ("-p", name)]
@@ -220,15 +224,15 @@ class TestCommand:
                 )
                 if part
             )
-            command = f"{PYTEST_ENV} {safe_path(self.prefix)} {flags} {shlex.join(files)}"
+            start = pytest_start(self.prefix, self.roots, check=True)
+            command = f"{start} {flags} {shlex.join(files)}"
             return f"{command} {CANARIES}", CHECK_RUNNER["pytest"]
         if self.kind in WHOLE_SUITE:
             return self.prefix, CHECK_RUNNER[self.kind]
         if self.kind == "go":
             return self._go(files, GO_JSON), CHECK_RUNNER["go"]
         if self.kind == "unittest":
-            command = unittest_command(self.prefix, self.roots, REPORT, shlex.join(files))
-            return f"{command} {CANARIES}", CHECK_RUNNER["unittest"]
+            return f"{self._unittest(shlex.join(files))} {CANARIES}", CHECK_RUNNER["unittest"]
         if self.kind in CHECK_RUNNER:
             flags = shlex.join(REPORT_FLAGS[self.kind])
             return (
@@ -243,6 +247,11 @@ class TestCommand:
             "--test-command with {junit} where it writes JUnit XML and {files} for the task's "
             'test files, for example --test-command "./run-tests --junit-xml {junit} {files}"'
         )
+
+    def _unittest(self, files: str) -> str:
+        """unittest's result hook on ``files``; the Pythons its tests start get the roots."""
+        command = unittest_command(self.prefix, self.roots, REPORT, files)
+        return " ".join(part for part in (child_pythonpath(self.roots), command) if part)
 
     def _flags(self) -> str:
         """The runner's report flags (pytest's with the package roots first on sys.path)."""
@@ -283,12 +292,24 @@ class TestCommand:
         return list(CONFIG_FILES.get(self.kind, []))
 
 
-def safe_path(prefix: str) -> str:
-    """``python -m pytest`` becomes ``python -P -m pytest`` (a script is left as it is)."""
+def pytest_start(prefix: str, roots: tuple[str, ...], *, check: bool) -> str:
+    """How pytest starts, in the check or the proof, so that the Pythons its tests start
+    import the task's code.
+
+    ``python -m pytest`` gets ``-E``: the roots in ``PYTHONPATH`` reach only the tests' own
+    child processes, never pytest's start-up. The check adds ``-P`` (no working folder first
+    on ``sys.path``) and plugin autoload off. A script (``pytest``, ``uv run pytest``) gets no
+    ``PYTHONPATH`` (its interpreter cannot be told to ignore it) and, in the check,
+    ``PYTHONSAFEPATH=1``.
+    """
     words = shlex.split(prefix)
-    if words[-2:] == ["-m", "pytest"] and "-P" not in words:
-        words.insert(len(words) - 2, "-P")
-    return shlex.join(words)
+    if words[-2:] != ["-m", "pytest"]:
+        return f"{PYTEST_ENV} {prefix}" if check else prefix
+    python = words[:-2]
+    python += [flag for flag in (["-E", "-P"] if check else ["-E"]) if flag not in python]
+    settings = NO_AUTOLOAD if check else ""
+    parts = (child_pythonpath(roots), settings, shlex.join([*python, "-m", "pytest"]))
+    return " ".join(part for part in parts if part)
 
 
 def _given_runner(command: str) -> TestCommand | None:

@@ -10,10 +10,10 @@ from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.gitcmd import changes, read_text
 from garuda_evals_repo_git.prompt import clean_message, task_prompt
 from garuda_evals_repo_git.prove import Candidate
+from garuda_evals_repo_git.refresh import refreshed_check
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand
 from garuda_evals_repo_git.suitefile import RepoTask
-from garuda_evals_repo_git.unittest_report import refreshed
 
 CHECK_TIMEOUT_S = 300.0
 ID_LENGTH = 10
@@ -74,9 +74,7 @@ def to_task(
     ``tree_tests`` are the test files of the parent's tree: protected too, since the task's
     tests may assert through a helper in one of them (made a no-op, every assertion holds).
     """
-    check = saved.check_command
-    if saved.check_runner == "repo-unittest":
-        check = refreshed(check)
+    check = refreshed_check(saved.check_command, saved.check_runner)
     command = f"{guard} {check}" if guard else check
     return Task(
         id=saved.id,

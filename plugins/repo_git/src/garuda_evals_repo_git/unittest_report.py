@@ -132,9 +132,12 @@ def hook_source() -> str:
 
 
 def command(python: str, roots: tuple[str, ...], report: str, files: str) -> str:
-    """The shell command that runs this module's source with ``python -c`` (``files`` is
-    shell text: the task's files, then ``{canaries}``)."""
-    words = [*shlex.split(python), "-c", hook_source(), report, ":".join(roots) or "."]
+    """The shell command that runs this module's source with ``python -E -c`` (``files`` is
+    shell text: the task's files, then ``{canaries}``).
+
+    ``-E``: the ``PYTHONPATH`` the caller sets for the Pythons a test starts is not read here.
+    """
+    words = [*shlex.split(python), "-E", "-c", hook_source(), report, ":".join(roots) or "."]
     return f"{shlex.join(words)} {files}".rstrip()
 
 
