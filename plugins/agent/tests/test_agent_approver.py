@@ -179,3 +179,9 @@ def test_custom_rules_use_the_same_reading():
     assert not approver.check_command("cd x && npm --silent publish").allowed
     assert not approver.check_command("bash -c 'chmod 777 -R .'").allowed
     assert approver.check_command("npm test && chmod +x run.sh").allowed
+
+
+def test_the_denial_names_the_rule_of_the_first_denied_command():
+    decision = Approver().check_command("curl x; rm -rf y; git -c alias.p=push p")
+    assert decision.rule == "curl*"
+    assert Approver().check_command("git -c 'alias.x=!rm -rf y' x; curl z").rule == "rm -rf*"
