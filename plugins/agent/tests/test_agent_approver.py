@@ -74,6 +74,15 @@ DENIED = [
     ("git --no-pager push", "git push*"),
     ("git --git-dir .git push", "git push*"),
     ("git -c alias.p=push p", "git push*"),
+    ("git -c alias.p='-c push.default=current push' p", "git push*"),
+    ("git -c 'alias.x=!curl x' x", "curl*"),
+    ("git -c 'alias.x=!cd /; rm -rf y' x", "rm -rf*"),
+    # "--" ends the options before a subcommand (git refuses this line; denying costs nothing)
+    ("git -- push origin", "git push*"),
+    # the star of a one-word rule reaches longer names
+    ("sudoedit /etc/hosts", "sudo*"),
+    # a long option is read by its name, whatever follows "=" (rm itself would refuse these)
+    ("rm --recursive=yes --force x", "rm -rf*"),
 ]
 
 ALLOWED = [
@@ -86,6 +95,14 @@ ALLOWED = [
     "git log --oneline -5",
     "git commit -m 'do not push yet'",
     "git -C . status",
+    "git",
+    "git --version",
+    "git log --grep=push",
+    "git -c color.ui log",
+    # after "--" a word is not an option: this runs a command named "--no-pager"
+    "git -- --no-pager push",
+    "gitk push",
+    "rm -r buffer",
     "echo curl",
     "echo 'done; sudo reboot'",
     'echo "a && rm -rf /"',
@@ -128,7 +145,9 @@ def test_the_table_is_big_enough():
     assert len(DENIED) + len(ALLOWED) >= 40
 
 
-@pytest.mark.parametrize("line", ["echo 'unclosed", "echo $(curl x", "echo `x"])
+@pytest.mark.parametrize(
+    "line", ["echo 'unclosed", "echo $(curl x", "echo `x", "git -c 'alias.x=!echo \"a' x"]
+)
 def test_a_line_bash_cannot_parse_is_denied_with_a_reason(line):
     decision = Approver().check_command(line)
     assert not decision.allowed
@@ -160,3 +179,9 @@ def test_custom_rules_use_the_same_reading():
     assert not approver.check_command("cd x && npm --silent publish").allowed
     assert not approver.check_command("bash -c 'chmod 777 -R .'").allowed
     assert approver.check_command("npm test && chmod +x run.sh").allowed
+
+
+def test_the_denial_names_the_rule_of_the_first_denied_command():
+    decision = Approver().check_command("curl x; rm -rf y; git -c alias.p=push p")
+    assert decision.rule == "curl*"
+    assert Approver().check_command("git -c 'alias.x=!rm -rf y' x; curl z").rule == "rm -rf*"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -167,3 +168,73 @@ CALC_TEST = (
     "sys.path.insert(0, str(Path(__file__).parents[1] / 'src'))\n"
     "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 )
+
+
+SUREFIRE = "target/surefire-reports"
+SUREFIRE_REPORT = (
+    f"mkdir -p {SUREFIRE} && "
+    f"printf '<testsuite><testcase name=\"t_new\"/></testsuite>' > {SUREFIRE}/TEST-new.xml"
+)
+
+
+def test_a_whole_suite_runner_is_read_from_its_report_folder(case: dict[str, Any]) -> None:
+    command = TestCommand(base="mvn test", kind="maven", prefix=f"{SUREFIRE_REPORT}; {FIXED}")
+    verdict = _prove(case, "", command)
+    assert verdict.reason is None
+    assert verdict.passed_tests == ["t_new"]
+
+
+def test_reports_committed_in_the_report_folder_are_not_evidence(
+    git_repo: Any, tmp_path: Path
+) -> None:
+    repo = git_repo(tmp_path / "repo")
+    parent = repo.commit("start", {"src/a.py": ""})
+    old = '<testsuite><testcase name="t_old"/></testsuite>'
+    sha = repo.commit("fix", {"src/fixed.py": "", f"{SUREFIRE}/TEST-old.xml": old})
+    case = {
+        "repo": repo,
+        "candidate": prove.Candidate(
+            commit=Commit(sha=sha, parent=parent, subject="fix", message="fix"),
+            test_files={"tests/TestNew.java": "new test"},
+            deleted_tests=[],
+            run_files=["tests/TestNew.java"],
+        ),
+        "runs": tmp_path / "runs",
+    }
+    # the run writes no report: the folder's committed one must not count
+    verdict = _prove(case, "", TestCommand(base="mvn test", kind="maven", prefix=FIXED))
+    assert verdict.reason == prove.NO_EVIDENCE
+
+
+def test_the_probe_reports_its_own_duration(case: dict[str, Any]) -> None:
+    prover = prove.Prover(
+        root=case["repo"].root, command=TestCommand(base=JUNIT, kind="custom"), env={}
+    )
+    started = time.monotonic()
+    probe = anyio.run(prover.probe, case["candidate"].commit.sha, ["tests/test_new.py"], [])
+    elapsed = time.monotonic() - started
+    assert (probe.found, probe.passed, probe.exit_code) == (1, 1, 0)
+    assert 0 <= probe.seconds <= elapsed
+
+
+def _vitest_like(cases: str) -> str:
+    """A bash function that writes ``cases`` to the report vitest's flags name, then exits
+    0 only at the commit."""
+    return (
+        "run() { for a; do case $a in --outputFile.junit=*) r=${a#*=};; esac; done; "
+        f"printf '<testsuite>{cases}</testsuite>' > \"$r\"; {FIXED}; }}; run"
+    )
+
+
+def test_the_passed_tests_are_those_the_check_reports(case: dict[str, Any]) -> None:
+    # the package script (the proof) runs an extra test case; the check, the runner
+    # called directly as the judge will call it, does not: the task keeps the check's list
+    command = TestCommand(
+        base=_vitest_like('<testcase name="t_new"/><testcase name="t_script"/>'),
+        kind="vitest",
+        prefix=_vitest_like('<testcase name="t_new"/>'),
+        wrapper="yarn",
+    )
+    verdict = _prove(case, "", command)
+    assert verdict.reason is None
+    assert verdict.passed_tests == ["t_new"]

@@ -94,7 +94,8 @@ def _subcommand(name: str, args: list[str]) -> list[str]:
 
 
 def _git_aliases(words: list[str]) -> list[list[str]]:
-    """``git -c alias.x=push ...`` defines a command on the line: each alias as a git command."""
+    """``git -c alias.x=push ...`` defines a command on the line: each alias as a git command,
+    or, for a shell alias (``alias.x=!cd /; rm -rf y``), the simple commands sh would run."""
     if words[0] != "git":
         return []
     bodies = [
@@ -102,7 +103,13 @@ def _git_aliases(words: list[str]) -> list[list[str]]:
         for option, value in itertools.pairwise(words)
         if option == "-c" and value.startswith("alias.") and "=" in value
     ]
-    return [body[1:].split() if body.startswith("!") else ["git", *body.split()] for body in bodies]
+    commands: list[list[str]] = []
+    for body in bodies:
+        if body.startswith("!"):
+            commands += simple_commands(body[1:])
+        else:
+            commands.append(["git", *body.split()])
+    return commands
 
 
 class Approver:
@@ -121,12 +128,14 @@ class Approver:
     def check_command(self, command: str) -> Decision:
         """The decision for one shell command line."""
         try:
-            commands = list(simple_commands(command))
+            pending = list(simple_commands(command))
+            while pending:
+                words = pending.pop(0)
+                for rule in self._parsed:
+                    if rule.matches(words):
+                        return Decision(False, rule.text)
+                # a command's aliases next; their words come from its words, so this ends
+                pending[:0] = _git_aliases(words)
         except ShellSyntaxError as error:
             return Decision(False, reason=f"the command line could not be parsed ({error})")
-        for words in commands:
-            for checked in [words, *_git_aliases(words)]:
-                for rule in self._parsed:
-                    if rule.matches(checked):
-                        return Decision(False, rule.text)
         return Decision(True)
