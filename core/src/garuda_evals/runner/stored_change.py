@@ -168,8 +168,9 @@ class ChangeStore:
         self._pid = os.getpid()
         self._folder: Path | None = None
         self.trees: dict[str, str] = {}
-        """Tree id by ``folder_digest``: a folder seen before (a task's fresh files, the
-        oracle's same solution) is not snapshotted by git again."""
+        """Tree id by ``folder_digest`` of the folders left to git (``write_tree`` gives
+        the others' trees from their content at once): one seen before is not given to git
+        again."""
         self.diffs: dict[tuple[str, str], bytes] = {}
         """Small diffs by their two trees (trees name their content, so this is exact)."""
 
@@ -206,28 +207,28 @@ class ChangeRecorder:
 
     async def snapshot(self, folder: Path) -> str:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
-        digest = folder_digest(folder) if self._store is not None else None
-        if self._store is not None and digest in self._store.trees:
-            return self._store.trees[digest]
         if shutil.which("git") is None:
             raise ChangeError("git is not installed")  # the diff needs it, say so now
         if not self._initialized:
             _bare_layout(self.git_dir)
             self._initialized = True
         tree = await anyio.to_thread.run_sync(write_tree, self.git_dir, folder)
-        if tree is None:
-            tree = await self._git_tree(folder)
+        return tree if tree is not None else await self._git_tree(folder)
+
+    async def _git_tree(self, folder: Path) -> str:
+        """The tree as git itself writes it (what ``write_tree`` leaves to git); a folder
+        seen before in the store is not given to git again."""
+        digest = folder_digest(folder) if self._store is not None else None
+        if self._store is not None and digest in self._store.trees:
+            return self._store.trees[digest]
+        env = _env(self.git_dir, folder, self._index)
+        self._index.unlink(missing_ok=True)
+        await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
+        tree = (await _git(["write-tree"], env, folder)).decode().strip()
         # Remembered only when the folder did not change while git read it.
         if self._store is not None and digest is not None and folder_digest(folder) == digest:
             _remember(self._store.trees, digest, tree, MEMO_TREES)
         return tree
-
-    async def _git_tree(self, folder: Path) -> str:
-        """The tree as git itself writes it (what ``write_tree`` leaves to git)."""
-        env = _env(self.git_dir, folder, self._index)
-        self._index.unlink(missing_ok=True)
-        await _git(["add", "--all", "--force", "--", ".", *EXCLUDES], env, folder)
-        return (await _git(["write-tree"], env, folder)).decode().strip()
 
     async def diff(self, before: str, after: str, folder: Path) -> bytes:
         """The binary-safe diff from tree ``before`` to tree ``after`` (empty when equal,
