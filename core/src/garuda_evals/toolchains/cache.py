@@ -8,15 +8,16 @@ version), the check environment (PATH, HOME, JAVA_HOME, VIRTUAL_ENV, ...), the v
 version commands print now, and for each of its programs the path PATH resolves it to, the
 file that path points at, and that file's inode, size and modification and change times.
 Replacing, upgrading, moving or removing a program therefore probes again, as does
-``--reprobe``. A failing probe is never remembered.
+``--reprobe``. A failing probe is never remembered. A cache file that cannot be read is
+ignored with one line on stderr and rewritten by the next passing probe.
 
 Reading the versions costs a process per version command. A toolchain that names the files
-its versions are read from (``Toolchain.version_files_command``) has them stamped the same
-way when its probe is remembered; a later run whose definition, environment and programs
-match and whose version files are all unchanged takes the remembered versions without
-running a version command (``lookup_unread``). Each program must be one of those files (the
-version command ran that very file, not a launcher that picks another). A cache file that cannot be read is
-ignored with one line on stderr and rewritten by the next passing probe.
+its versions are read from (``Toolchain.version_files_command``) has them stamped when its
+probe is remembered (as programs are, but by content up to ``HASHED_BYTES``); a later run
+whose definition, environment and programs match and whose version files are all unchanged
+takes the remembered versions without running a version command (``lookup_unread``). Each
+program must be one of those files (the version command ran that very file, not a launcher
+that picks another).
 """
 
 from __future__ import annotations
