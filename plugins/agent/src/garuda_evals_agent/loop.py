@@ -39,6 +39,11 @@ DEFAULT_MAX_STEPS = 100
 REFUSED_CHARS = 300
 
 
+def _refused_after_an_answer(error: BaseException, state: TurnState) -> bool:
+    """The API rejected a request of a turn in which the model had already answered."""
+    return isinstance(error, ModelCallError) and error.refused and bool(state.meter.usage.requests)
+
+
 class AgentRunError(RuntimeError):
     """The turn failed (for example retries exhausted): an error run. Carries what was used."""
 
@@ -83,21 +88,17 @@ class GarudaAgent(Agent):
                 toolbox = await self._toolbox(turn, state, transcript)
                 state.tool_calls.update(dict.fromkeys(toolbox.names, 0))
                 stop = await self._loop(turn, client, state, log, toolbox, spend)
-            except ModelCallError as error:
-                if not (error.refused and state.meter.usage.requests):
+            except BaseException as error:
+                if not _refused_after_an_answer(error, state):
+                    cancelled = isinstance(error, anyio.get_cancelled_exc_class())
                     usage = state.meter.usage
-                    log.end("error", state.steps, usage, error=error)
-                    raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
+                    log.end("cancelled" if cancelled else "error", state.steps, usage, error=error)
+                    if isinstance(error, Exception):
+                        raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
+                    raise
                 # The agent's own conversation was refused, as a step limit ends it: judged,
                 # never an error run that would leave the rates.
                 stop = f"model refused: {str(error)[:REFUSED_CHARS]}"
-            except BaseException as error:
-                cancelled = isinstance(error, anyio.get_cancelled_exc_class())
-                usage = state.meter.usage
-                log.end("cancelled" if cancelled else "error", state.steps, usage, error=error)
-                if isinstance(error, Exception):
-                    raise AgentRunError(str(error), steps=state.steps, usage=usage) from error
-                raise
             finally:
                 spend.update(state.meter.usage.cost_usd)
                 with anyio.CancelScope(shield=True):
