@@ -81,8 +81,8 @@ PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "t
 # Code runs before pytest when Python puts the working folder first on sys.path (-P stops
 # it), and plugins load from any installed entry point (autoload off, the project's own
 # plugins named with -p).
-PYTEST_ENV = "PYTHONSAFEPATH=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
 NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"
+PYTEST_ENV = f"PYTHONSAFEPATH=1 {NO_AUTOLOAD}"
 CONTINUE = "--continue-on-collection-errors"
 CONFIG_FILES = {
     "go": ["go.mod", "go.sum"],
