@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -420,3 +423,64 @@ def test_a_new_hard_link_to_a_version_file_is_no_change_but_its_content_is(
     os.utime(reading.version, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     status = check(plugins)
     assert (status.version, reading.version_reads(), reading.probes()) == ("1.2.9", 2, 2)
+
+
+WRITER = """
+import sys, time
+from pathlib import Path
+from garuda_evals.toolchains.base import ToolchainStatus
+from garuda_evals.toolchains.cache import ProbeCache
+
+cache_path, folder, writer, count = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+cache = ProbeCache(cache_path)  # every writer reads the file before any of them writes
+(folder / f"ready-{writer}").touch()
+while not (folder / "go").exists():
+    time.sleep(0.005)
+for n in range(count):
+    cache.remember({"writer": writer, "n": n}, ToolchainStatus(name=f"t{writer}", ok=True))
+"""
+
+
+def _concurrent_writers(folder: Path, cache_path: Path, writers: int, count: int) -> None:
+    """Start ``writers`` processes that all read the cache, then all store ``count`` entries
+    at once."""
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(cache_path), str(folder), str(i), str(count)]
+        )
+        for i in range(writers)
+    ]
+    deadline = time.monotonic() + 60
+    while len(list(folder.glob("ready-*"))) < writers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / "go").touch()
+    assert [process.wait(timeout=60) for process in processes] == [0] * writers
+
+
+@pytest.mark.parametrize("count", [1, 10])
+def test_concurrent_writers_keep_every_entry(tmp_path: Path, count: int) -> None:
+    """Real processes, each holding the file as it was before any wrote: every entry each of
+    them stored is in the file afterwards (a last-writer-wins file keeps one writer's)."""
+    cache_path = tmp_path / "cache" / "probes.json"
+    writers = 6
+    _concurrent_writers(tmp_path, cache_path, writers, count)
+    entries = json.loads(cache_path.read_text())["entries"]
+    wanted = {_digest({"writer": str(i), "n": n}) for i in range(writers) for n in range(count)}
+    assert len(wanted) <= 64 and set(entries) == wanted
+
+
+def test_a_writer_finding_a_corrupt_file_replaces_it_and_says_so_once(
+    tmp_path: Path,
+) -> None:
+    """The file is read again under the lock before each write: a file that became corrupt
+    meanwhile is ignored (one line for the run, however many writes) and replaced."""
+    cache_path = tmp_path / "probes.json"
+    warnings = io.StringIO()
+    cache = ProbeCache(cache_path, warn=warnings)
+    cache.remember({"n": 0}, ToolchainStatus(name="t", ok=True))
+    cache_path.write_text("{not json")
+    cache.remember({"n": 1}, ToolchainStatus(name="t", ok=True))
+    cache.remember({"n": 2}, ToolchainStatus(name="t", ok=True))
+    assert warnings.getvalue().count("ignoring the probe cache") == 1
+    entries = json.loads(cache_path.read_text())["entries"]
+    assert set(entries) == {_digest({"n": 1}), _digest({"n": 2})}

@@ -11,6 +11,11 @@ Replacing, upgrading, moving or removing a program therefore probes again, as do
 ``--reprobe``. A failing probe is never remembered. A cache file that cannot be read is
 ignored with one line on stderr and rewritten by the next passing probe.
 
+Several runs may share the file (two ``garuda eval`` at once). A write holds an exclusive
+lock on ``<file>.lock`` while it reads the file again, adds the entries this process stored
+over what it finds there, and replaces the file whole; so no run drops another's entry, and
+a reader never sees half a file.
+
 Reading the versions costs a process per version command. A toolchain that names the files
 its versions are read from (``Toolchain.version_files_command``) has them stamped when its
 probe is remembered (as programs are, but by content up to ``HASHED_BYTES``); a later run
@@ -23,6 +28,7 @@ that picks another).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -179,12 +185,26 @@ UNREAD_PARTS = ("definition", "environment", "programs")
 version files)."""
 
 
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``<path>.lock`` (created once, never removed: removing it
+    would let two writers lock two different files)."""
+    handle = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
 class ProbeCache:
-    """The cache file, read once; ``remember`` writes it back (atomically) at once."""
+    """The cache file, read once; ``remember`` merges its entry into the file at once."""
 
     def __init__(self, path: Path, *, warn: TextIO | None = None) -> None:
         self.path = path
         self._warn = warn if warn is not None else sys.stderr
+        self._warned = False
+        self._stored: set[str] = set()
         self.entries: dict[str, dict[str, Any]] = self._read()
 
     def _read(self) -> dict[str, dict[str, Any]]:
@@ -206,7 +226,9 @@ class ProbeCache:
         return entries
 
     def _ignore(self, reason: str) -> dict[str, dict[str, Any]]:
-        print(f"garuda: ignoring the probe cache {self.path}: it {reason}", file=self._warn)
+        if not self._warned:  # once per run, though a write reads the file again
+            print(f"garuda: ignoring the probe cache {self.path}: it {reason}", file=self._warn)
+        self._warned = True
         return {}
 
     def lookup(self, toolchain: Toolchain, key: Mapping[str, Any]) -> ToolchainStatus | None:
@@ -284,18 +306,27 @@ class ProbeCache:
             }
             if version_files:
                 self.entries[digest]["version_files"] = version_files
+        self._stored.add(digest)
         self._write()
 
     def _write(self) -> None:
-        newest = sorted(self.entries.items(), key=lambda item: -_probed_at(item[1]))
-        self.entries = dict(newest[:MAX_ENTRIES])
-        text = json.dumps({"format": FORMAT, "entries": self.entries}, indent=1, sort_keys=True)
+        """Under the lock: the file as it is now, with every entry this process stored put
+        over it (the newest ``MAX_ENTRIES`` kept), replaces the file."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".probes-", dir=self.path.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, self.path)
+            with _locked(self.path):
+                merged = self._read()
+                merged.update({d: self.entries[d] for d in self._stored if d in self.entries})
+                newest = sorted(merged.items(), key=lambda item: -_probed_at(item[1]))
+                self.entries = dict(newest[:MAX_ENTRIES])
+                text = json.dumps(
+                    {"format": FORMAT, "entries": self.entries}, indent=1, sort_keys=True
+                )
+                handle, temporary = tempfile.mkstemp(prefix=".probes-", dir=self.path.parent)
+                with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                    stream.write(text)
+                os.replace(temporary, self.path)
+            self._stored.clear()
         except OSError as error:
             with contextlib.suppress(OSError, UnboundLocalError):
                 os.unlink(temporary)
