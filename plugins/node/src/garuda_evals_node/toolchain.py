@@ -31,6 +31,21 @@ PROBE_COMMAND = (
     "&& grep -q '<testcase name=\"node --test runs\"' probe.xml"
 )
 
+# What ``node --version`` reads: the version is built into the program file (its real path,
+# so that a launcher that picks another node is never taken for it) or, where node is built
+# shared, into the libnode it loads. Debian's /usr/bin/node is a small program linked to
+# libnode.so.NNN, and the two come in separate packages, upgraded apart; the library loaded
+# is read from /proc/self/maps (absent off Linux, where only the program is named).
+VERSION_FILES_COMMAND = (
+    "node -e '"
+    "console.log(process.execPath); "
+    'let maps = ""; '
+    'try { maps = require("fs").readFileSync("/proc/self/maps", "utf8"); } catch {} '
+    'for (const line of maps.split("\\n")) { '
+    'const at = line.indexOf("/"); '
+    "if (at >= 0 && /\\/libnode\\.[^/]*$/.test(line)) console.log(line.slice(at)); }'"
+)
+
 
 def node_toolchain() -> Toolchain:
     """The node toolchain record's ``load``: probe, hint and the minimum version."""
@@ -44,4 +59,5 @@ def node_toolchain() -> Toolchain:
         version_command="node --version",
         version_pattern=r"v?(\d+\.\d+\.\d+)",
         min_version=MIN_NODE,
+        version_files_command=VERSION_FILES_COMMAND,
     )
