@@ -1,8 +1,11 @@
 """The approver reads the command line as bash would: a table of lines it must deny or allow."""
 
+import shlex
+import subprocess
+
 import pytest
 
-from garuda_evals_agent.tools.approver import Approver
+from garuda_evals_agent.tools.approver import Approver, RuleError, split_alias
 from garuda_evals_agent.tools.shell import simple_commands
 
 DENIED = [
@@ -83,6 +86,14 @@ DENIED = [
     ("sudoedit /etc/hosts", "sudo*"),
     # a long option is read by its name, whatever follows "=" (rm itself would refuse these)
     ("rm --recursive=yes --force x", "rm -rf*"),
+    # long options abbreviated, as GNU rm takes them
+    ("rm --recu --forc build", "rm -rf*"),
+    ("rm --r -f build", "rm -rf*"),
+    # a git alias's words split as git splits them: quotes and backslashes
+    ("git -c \"alias.p='push'\" p", "git push*"),
+    ("git -c 'alias.p=pu\"sh\"' p", "git push*"),
+    ("git -c 'alias.p=pu\\sh' p", "git push*"),
+    ("git -c 'alias.p=\"-C\" . push' p", "git push*"),
 ]
 
 ALLOWED = [
@@ -146,7 +157,15 @@ def test_the_table_is_big_enough():
 
 
 @pytest.mark.parametrize(
-    "line", ["echo 'unclosed", "echo $(curl x", "echo `x", "git -c 'alias.x=!echo \"a' x"]
+    "line",
+    [
+        "echo 'unclosed",
+        "echo $(curl x",
+        "echo `x",
+        "git -c 'alias.x=!echo \"a' x",
+        'git -c "alias.x=\'push" x',
+        "git -c 'alias.x=push\\' x",
+    ],
 )
 def test_a_line_bash_cannot_parse_is_denied_with_a_reason(line):
     decision = Approver().check_command(line)
@@ -185,3 +204,97 @@ def test_the_denial_names_the_rule_of_the_first_denied_command():
     decision = Approver().check_command("curl x; rm -rf y; git -c alias.p=push p")
     assert decision.rule == "curl*"
     assert Approver().check_command("git -c 'alias.x=!rm -rf y' x; curl z").rule == "rm -rf*"
+
+
+LONG_RULES = ("rm --force*", "git push --force*", "npm --global*")
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        ("rm --force x", "rm --force*"),
+        ("rm -f x", "rm --force*"),
+        ("rm -rf x", "rm --force*"),
+        ("/bin/rm -vf x", "rm --force*"),
+        ("rm --forc x", "rm --force*"),
+        ("git push --force", "git push --force*"),
+        ("git push -f origin main", "git push --force*"),
+        ("git -C . push origin --forc", "git push --force*"),
+        ("git push --force=yes", "git push --force*"),
+        ("git push --force-with-lease", "git push --force*"),
+        ("bash -c 'git push -uf origin'", "git push --force*"),
+        ("git -c 'alias.fp=push --force' fp", "git push --force*"),
+        ("npm install --global x", "npm --global*"),
+        ("npm install --glob x", "npm --global*"),
+    ],
+)
+def test_long_options_in_rules_match_every_spelling_of_the_option(line, rule):
+    """A rule names a long option as a user reads it: the option written out, abbreviated
+    (as getopt and git take it), or in its short form where the approver knows it (rm's
+    ``-f``, git's ``-f``); a star glued to it reaches longer options."""
+    decision = Approver(LONG_RULES).check_command(line)
+    assert not decision.allowed, line
+    assert decision.rule == rule
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rm x",
+        "rm -r x",
+        "rm -- --force",
+        "git push origin main",
+        "git push --follow-tags",
+        "git push -- --force",
+        "git status --force",
+        "npm install x",
+        "npm install -g x",
+    ],
+)
+def test_long_option_rules_leave_other_lines_alone(line):
+    decision = Approver(LONG_RULES).check_command(line)
+    assert decision.allowed, (line, decision)
+
+
+def test_a_long_option_rule_without_a_star_is_that_option_only():
+    approver = Approver(("git push --force",))
+    assert not approver.check_command("git push --forc").allowed
+    assert approver.check_command("git push --force-with-lease").allowed
+
+
+@pytest.mark.parametrize("rule", ["rm --*", "rm -- *", "git push --force=yes*", "rm - x"])
+def test_a_rule_no_line_could_match_is_refused_with_one_line_naming_it(rule):
+    with pytest.raises(RuleError) as error:
+        Approver(("curl*", rule))
+    assert str(error.value).startswith(f"deny rule {rule!r}: ")
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'a "b c" d\\ e \'f\\g\' "h\\"i" j""k',
+        "  leading   and trailing  ",
+        "tab\tseparated\r\nlines",
+        "form\ffeed\vnot blank",
+        "'' empty \"\"",
+        "it\\'s",
+    ],
+)
+def test_alias_bodies_are_split_as_git_splits_them(body, tmp_path):
+    """Compared with git itself: the alias ``rev-parse --sq-quote BODY`` prints the words
+    git split BODY into, and a body that starts with a blank starts with an empty word."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    printed = subprocess.run(
+        ["git", "-c", f"alias.x=rev-parse --sq-quote {body}", "x"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert split_alias(f"rev-parse --sq-quote {body}") == [
+        "rev-parse",
+        "--sq-quote",
+        *shlex.split(printed),
+    ]
+    assert split_alias(f" {body}")[0] == ""
