@@ -13,7 +13,7 @@ import shlex
 
 from garuda_evals_repo_git.pyrefusals import check_roots
 from garuda_evals_repo_git.pyroots import child_pythonpath
-from garuda_evals_repo_git.runners import NO_AUTOLOAD, PYTEST_ENV
+from garuda_evals_repo_git.runners import NO_AUTOLOAD, PYTEST_ENV, command_line
 from garuda_evals_repo_git.unittest_report import refreshed as refreshed_hook
 
 OLD_PYTEST = " -P -m pytest "
@@ -28,7 +28,7 @@ def _pytest(check: str) -> str:
         return check
     rest = check.removeprefix(f"{PYTEST_ENV} ").replace(OLD_PYTEST, " -E -P -m pytest ", 1)
     start = child_pythonpath(_roots(check_roots(check)[0]))
-    return " ".join(part for part in (start, NO_AUTOLOAD, rest) if part)
+    return command_line(start, NO_AUTOLOAD, rest)
 
 
 def _unittest(check: str) -> str:
@@ -43,7 +43,7 @@ def _unittest(check: str) -> str:
     hook_roots = words[at + 3].split(":") if len(words) > at + 3 else ["."]
     start = child_pythonpath(_roots(hook_roots))
     python, _, rest = check.partition(" -c ")
-    return " ".join(part for part in (start, f"{python} -E -c {rest}") if part)
+    return command_line(start, f"{python} -E -c {rest}")
 
 
 def refreshed_check(check: str, runner: str) -> str:

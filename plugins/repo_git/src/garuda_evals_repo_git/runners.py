@@ -251,7 +251,7 @@ class TestCommand:
     def _unittest(self, files: str) -> str:
         """unittest's result hook on ``files``; the Pythons its tests start get the roots."""
         command = unittest_command(self.prefix, self.roots, REPORT, files)
-        return " ".join(part for part in (child_pythonpath(self.roots), command) if part)
+        return command_line(child_pythonpath(self.roots), command)
 
     def _flags(self) -> str:
         """The runner's report flags (pytest's with the package roots first on sys.path)."""
@@ -292,6 +292,12 @@ class TestCommand:
         return list(CONFIG_FILES.get(self.kind, []))
 
 
+def command_line(*parts: str) -> str:
+    """The parts that are not empty, one space apart: a setting that is not needed (no
+    ``PYTHONPATH``) leaves no gap."""
+    return " ".join(part for part in parts if part)
+
+
 def pytest_start(prefix: str, roots: tuple[str, ...], *, check: bool) -> str:
     """How pytest starts, in the check or the proof, so that the Pythons its tests start
     import the task's code.
@@ -308,8 +314,7 @@ def pytest_start(prefix: str, roots: tuple[str, ...], *, check: bool) -> str:
     python = words[:-2]
     python += [flag for flag in (["-E", "-P"] if check else ["-E"]) if flag not in python]
     settings = NO_AUTOLOAD if check else ""
-    parts = (child_pythonpath(roots), settings, shlex.join([*python, "-m", "pytest"]))
-    return " ".join(part for part in parts if part)
+    return command_line(child_pythonpath(roots), settings, shlex.join([*python, "-m", "pytest"]))
 
 
 def _given_runner(command: str) -> TestCommand | None:
