@@ -86,6 +86,8 @@ DENIED = [
     ("sudoedit /etc/hosts", "sudo*"),
     # a long option is read by its name, whatever follows "=" (rm itself would refuse these)
     ("rm --recursive=yes --force x", "rm -rf*"),
+    # "--=x" names no option, and the options after it are still read (rm refuses it)
+    ("rm --=x -rf build", "rm -rf*"),
     # long options abbreviated, as GNU rm takes them
     ("rm --recu --forc build", "rm -rf*"),
     ("rm --r -f build", "rm -rf*"),
@@ -135,6 +137,7 @@ ALLOWED = [
     "rmdir empty",
     "pushd src && popd",
     "printf $'a\\tb\\n'",
+    "rm --=x build",
     "echo $'it\\'s; rm -rf /'",
 ]
 
@@ -226,6 +229,7 @@ LONG_RULES = ("rm --force*", "git push --force*", "npm --global*")
         ("git -c 'alias.fp=push --force' fp", "git push --force*"),
         ("npm install --global x", "npm --global*"),
         ("npm install --glob x", "npm --global*"),
+        ("npm install --global-style x", "npm --global*"),
     ],
 )
 def test_long_options_in_rules_match_every_spelling_of_the_option(line, rule):

@@ -53,7 +53,8 @@ class Rule:
     """Each as ``-x`` or ``--name``, in the spelling the command's aliases stand for."""
     subcommand: tuple[str, ...]
     glob_long: str | None = None
-    """The rule ends in ``--LONG*``: longer long options (``--force-with-lease``) count too."""
+    """The rule ends in ``--LONG*``: longer long options (``--force-with-lease``) count too
+    (``rm --force*`` stands for ``-f``, which has no longer forms)."""
 
     @classmethod
     def parse(cls, text: str) -> Rule:
@@ -75,9 +76,9 @@ class Rule:
                 options.update(aliases.get(f"-{letter}", f"-{letter}") for letter in word[1:])
         subcommand = tuple(word for word in words[1:] if not word.startswith("-"))
         name = words[0] + ("*" if len(words) == 1 and text.endswith("*") else "")
-        last = aliases.get(words[-1], words[-1])
-        glob = len(words) > 1 and text.endswith("*") and last.startswith("--")
-        return cls(text, name, frozenset(options), subcommand, last if glob else None)
+        last = words[-1]
+        glob = aliases.get(last, last) if text.endswith("*") and last.startswith("--") else None
+        return cls(text, name, frozenset(options), subcommand, glob)
 
     def matches(self, words: list[str]) -> bool:
         """True when the simple command ``words`` (name first) falls under this rule."""
@@ -116,7 +117,7 @@ def _options(name: str, args: list[str]) -> set[str]:
         if arg == "--":
             break
         if arg.startswith("--"):
-            long = arg.split("=", 1)[0]
+            long = arg.partition("=")[0]
             if long == "--":
                 continue  # "--=x" names no option
             given.add(long)
