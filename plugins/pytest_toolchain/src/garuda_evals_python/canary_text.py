@@ -47,6 +47,10 @@ def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> Canaries:
     """A test file in ``folder`` with a test that must fail (``nonce`` in its assertion
     message) and one that must pass, in a random order, with plain ``assert`` like the
     tasks' tests; ``taken`` are paths that exist already.
+
+    The failing test's report is most of what the canary costs a check; it still fails
+    through an assert that pytest rewrites, as the tasks' tests do: a cheaper failure
+    (``pytest.fail``, ``PYTEST_DONT_REWRITE``) lets code that swallows ``AssertionError`` pass.
     """
     rng = random.Random(nonce)
     name = _file_name(rng, taken, folder)

@@ -1,0 +1,149 @@
+"""The CPU of one check as the judge runs it, against the floor's, with each addition left out.
+
+Usage: python bench/check_cost.py [--suite python] [--rounds 10]
+Every round runs each variant once over all the suite's tasks (reference solutions applied),
+in a rotating order so that machine load hits all alike, each check in a folder of its own:
+
+- floor: the task written out and its check command run with ``bash -c`` (as
+  ``bench/harness_overhead.py``'s floor does);
+- judge: the judge's own preparation (fresh copy, canaries, locked bytecode caches, read-only
+  protected files) and the host executor's command line (the reaper, then ``bash -c``);
+- judge, no reaper / no reaper nor canaries / no reaper nor cache locks: the same with those
+  parts left out, so that each one's cost is the difference between two rows.
+
+Prints the median CPU per check (user + system of the check's processes, from
+``RUSAGE_CHILDREN``) of each variant and its difference from the floor. Only the check's own
+processes are counted: the preparation runs in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import secrets
+import statistics
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from garuda_evals.agents.oracle import apply_solution
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.executors.base import SandboxPolicy
+from garuda_evals.executors.host import SHELL, HostBackend
+from garuda_evals.executors.process import reaper_available, under_reaper
+from garuda_evals.judging.judge import Judge, Verdict, _prepare, _remove_tree
+from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.runner.selection import Selected, select
+from garuda_evals.testing import check_runner_for
+
+Variant = Callable[[Selected, Path], tuple[list[str], int]]
+"""Prepares ``folder`` for one task; returns the command line and the exit code it must give."""
+
+
+def floor(item: Selected, folder: Path) -> tuple[list[str], int]:
+    """The task's files and solution, its check command as it stands."""
+    item.suite.materialize(item.task, folder)
+    apply_solution(folder, item.task.solution)
+    command = item.task.check.command.replace("{junit}", str(folder / "junit.xml"))
+    return ["bash", "-c", command], 0
+
+
+def judged(*, reaper: bool = True, canaries: bool = True, locks: bool = True) -> Variant:
+    """The judge's folder and command line, less the parts switched off."""
+
+    def prepare(item: Selected, folder: Path) -> tuple[list[str], int]:
+        agent = Path(tempfile.mkdtemp(prefix="bench-agent-"))
+        try:
+            item.suite.materialize(item.task, agent)
+            apply_solution(agent, item.task.solution)
+            judge = Judge(
+                item.suite,
+                HostBackend(),
+                lambda copy: SandboxPolicy(workspace=copy, env_allow=ENV_ALLOW),
+                check_runner_for(item.task),
+                check_environment(),
+            )
+            ready = _prepare(item.task, agent, folder, judge, secrets.token_hex(8))
+        finally:
+            _remove_tree(agent)
+        if isinstance(ready, Verdict):
+            raise SystemExit(f"{item.task.id} failed before its check: {ready.reason}")
+        planted = ready.canaries is not None
+        if planted and not canaries:
+            for relative in ready.canaries.files:
+                (folder / relative).unlink()
+        if not locks:
+            for path in ready.plan.locked:
+                path.unlink()
+        argv = [SHELL, "-c", ready.plan.command]
+        if reaper and reaper_available():
+            argv = under_reaper(argv)
+        return argv, 1 if planted and canaries else 0
+
+    return prepare
+
+
+VARIANTS: dict[str, Variant] = {
+    "floor (the check command alone)": floor,
+    "judge (as garuda runs it)": judged(),
+    "judge, no reaper": judged(reaper=False),
+    "judge, no reaper nor canaries": judged(reaper=False, canaries=False),
+    "judge, no reaper nor cache locks": judged(reaper=False, locks=False),
+}
+
+
+def children_cpu() -> float:
+    """User + system seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def check_cpu(variant: Variant, item: Selected) -> float:
+    """The CPU seconds of one check of ``item`` prepared by ``variant``."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-check-"))
+    try:
+        argv, expected = variant(item, folder)
+        before = children_cpu()
+        done = subprocess.run(
+            argv,
+            cwd=folder,
+            env=check_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        used = children_cpu() - before
+    finally:
+        _remove_tree(folder)
+    if done.returncode != expected:
+        tail = done.stdout[-2000:].decode(errors="replace")
+        raise SystemExit(f"{item.task.id}: exit {done.returncode}, not {expected}:\n{tail}")
+    return used
+
+
+def main() -> None:
+    """Measure interleaved rounds and print the medians per check."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", default="python")
+    parser.add_argument("--rounds", type=int, default=10)
+    args = parser.parse_args()
+    items = select(PluginRegistry(), [args.suite], [])
+    names = list(VARIANTS)
+    per_check: dict[str, list[float]] = {name: [] for name in names}
+    for round_index in range(args.rounds):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            total = sum(check_cpu(VARIANTS[name], item) for item in items)
+            per_check[name].append(total / len(items))
+    base = statistics.median(per_check[names[0]])
+    print(f"suite {args.suite}, {len(items)} tasks, {args.rounds} interleaved rounds,")
+    print("median CPU per check (user + system of the check's processes):")
+    for name in names:
+        cpu = statistics.median(per_check[name])
+        print(f"  {name:<34}: {cpu * 1000:6.1f} ms   {(cpu - base) * 1000:+6.1f} ms vs the floor")
+
+
+if __name__ == "__main__":
+    main()
