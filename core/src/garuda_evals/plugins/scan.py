@@ -8,11 +8,12 @@ small cache file (``$GARUDA_ENTRY_POINT_CACHE``, else ``$XDG_CACHE_HOME/garuda/`
 per interpreter and import path). The next process takes them from there while the stamp is
 unchanged, without importing ``importlib.metadata``.
 
-The stamp covers everything the scan reads: each ``sys.path`` entry (its modification time,
-inode and size) and, inside each folder, every ``*.dist-info``, ``*.egg-info``,
+The stamp covers everything the scan reads: each ``sys.path`` entry (a folder, or a file's
+modification time, inode and size) and, inside each folder, every ``*.dist-info``, ``*.egg-info``,
 ``*.egg-link`` and ``*.pth`` entry with the ``entry_points.txt`` and ``METADATA`` (or
-``PKG-INFO``) inside. An install or an uninstall adds or removes such an entry (the folder's time
-changes too), an upgrade renames it, an edit in place changes a file's time or size. It is
+``PKG-INFO``) inside. An install or an uninstall adds or removes such an entry, an upgrade
+renames it, an edit in place changes a file's time or size. (A folder's own time is left out:
+the current folder, on the path of ``python -m``, changes whenever a file is made there.) It is
 taken before the scan, so a change made during the scan is seen by the next run. With a
 distribution finder other than the standard path finder on ``sys.meta_path`` the cache is
 not used. Within a process the scan is kept while ``sys.path`` and the times of its folders
@@ -112,12 +113,12 @@ def stamp() -> list[Any]:
     """What a scan reads, as times, inodes and sizes (see the module's docstring)."""
     stamps: list[Any] = []
     for entry in sys.path:
-        folder = entry or "."
-        stamps.append([entry, _stat(folder)])
         try:
-            children = list(os.scandir(folder))
+            children = list(os.scandir(entry or "."))
         except OSError:
-            continue  # a file (a zip) or a missing folder: its own stat covers it
+            stamps.append([entry, _stat(entry)])  # a zip, or nothing: its own stat covers it
+            continue
+        stamps.append([entry, "folder"])  # its time is not needed: its entries are listed
         for child in children:
             if child.name.endswith(MARKED):
                 stamps.append([child.name, _stat(child.path)])
