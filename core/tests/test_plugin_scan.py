@@ -178,3 +178,12 @@ def test_a_remembered_scan_imports_no_importlib_metadata(tmp_path: Path) -> None
     assert first[0] == second[0], runs
     assert "garuda-evals-python" in first[0]
     assert (first[1].strip(), second[1].strip()) == ("True", "False")
+
+
+@pytest.mark.parametrize(
+    "value", ["os.path", "os.path:join", "os:path.join", "os.path : join [extra]", "os.path [x]"]
+)
+def test_load_and_module_as_importlib_metadata_read_a_value(value: str) -> None:
+    found = scan.FoundEntryPoint("n", value, AGENTS)
+    expected = metadata.EntryPoint("n", value, AGENTS)
+    assert (found.module, found.load()) == (expected.module, expected.load())
