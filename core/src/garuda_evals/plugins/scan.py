@@ -177,10 +177,11 @@ def _write(path: Path, text: str) -> None:
 def _scan() -> tuple[FoundEntryPoint, ...]:
     from importlib.metadata import entry_points as scan_entry_points
 
+    installed = scan_entry_points()  # one pass over the distributions for every group
     found: list[FoundEntryPoint] = []
     names: dict[Any, tuple[str, str]] = {}  # by distribution object (compared by identity)
     for group in GROUPS:
-        for ep in scan_entry_points(group=group):
+        for ep in installed.select(group=group):
             distribution, version = None, ""
             if ep.dist is not None:
                 if ep.dist not in names:
