@@ -12,7 +12,8 @@ The stamp covers everything the scan reads: each ``sys.path`` entry (a folder, o
 modification time, inode and size) and, inside each folder, every ``*.dist-info``, ``*.egg-info``,
 ``*.egg-link`` and ``*.pth`` entry with the ``entry_points.txt`` and ``METADATA`` (or
 ``PKG-INFO``) inside. An install or an uninstall adds or removes such an entry, an upgrade
-renames it, an edit in place changes a file's time or size. (A folder's own time is left out:
+renames it, an edit in place changes a file's time or size (only a rewrite of the same size
+within one tick of a coarse-time filesystem would go unseen). (A folder's own time is left out:
 the current folder, on the path of ``python -m``, changes whenever a file is made there.) It is
 taken before the scan, so a change made during the scan is seen by the next run. With a
 distribution finder other than the standard path finder on ``sys.meta_path`` the cache is
