@@ -6,8 +6,9 @@ its own (TMPDIR, inherited by every process the tests start), and a session that
 elsewhere, so its entries are never blamed on this one; a file written outside TMPDIR (a
 fixed ``/tmp`` path) is not seen.
 
-Every test gets its own empty toolchain probe cache (``GARUDA_PROBE_CACHE``), so no test
-trusts a probe another test (or the user) ran, and none writes to the user's cache.
+Every test gets its own empty toolchain probe cache (``GARUDA_PROBE_CACHE``) and entry-point
+cache (``GARUDA_ENTRY_POINT_CACHE``), so no test trusts a probe or a scan another test (or
+the user) made, and none writes to the user's caches.
 
 With GARUDA_REQUIRE_TOOLS set (CI), a test that skips for a reason not on ``ALLOWED_SKIPS``
 is reported as failed, with its reason (a file skipped at import, as a collection error): in
@@ -80,6 +81,7 @@ def _own_probe_cache(
 ) -> None:
     folder = tmp_path_factory.mktemp("probe-cache")
     monkeypatch.setenv("GARUDA_PROBE_CACHE", str(folder / "probes.json"))
+    monkeypatch.setenv("GARUDA_ENTRY_POINT_CACHE", str(folder / "entry-points.json"))
 
 
 def skip_reason(report: pytest.TestReport) -> str:

@@ -44,3 +44,12 @@ def test_the_scale_bench_without_a_suite_to_run_fails_having_measured_nothing(
     done = _bench("scale.py", "--suite", str(tmp_path / "none"), "--only", "memory")
     assert done.returncode == 1, done.stdout
     assert "nothing measured" in done.stderr and done.stdout == ""
+
+
+def test_the_instructions_bench_without_valgrind_fails_having_measured_nothing(
+    tmp_path: Path,
+) -> None:
+    env = {**os.environ, "PATH": str(tmp_path)}  # no valgrind (and nothing else) on PATH
+    done = _bench("instructions.py", env=env)
+    assert done.returncode == 1, done.stdout
+    assert "nothing measured" in done.stderr and done.stdout == ""

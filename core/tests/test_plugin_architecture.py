@@ -278,12 +278,17 @@ def test_the_registry_is_built_once_per_process(project: Path, monkeypatch) -> N
 
 
 def test_every_option_has_a_help_line() -> None:
+    import click
+
     from garuda_evals.cli.main import build_cli
 
     cli = build_cli()
+    context = click.Context(cli)
+    commands = {name: cli.get_command(context, name) for name in cli.list_commands(context)}
     missing = [
         f"{name} {param.opts}"
-        for name, command in cli.commands.items()
+        for name, command in commands.items()
+        if command is not None
         for param in command.params
         if param.param_type_name == "option"
         and not getattr(param, "help", None)

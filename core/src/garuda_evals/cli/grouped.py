@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.parser import _OptionParser, _ParsingState
 
 from garuda_evals.records import Option
 
@@ -41,8 +42,28 @@ def plugin_option(option: Option, owner: str, distribution: str) -> click.Option
     return made
 
 
+class _ShortOptionsFirst(_OptionParser):
+    """click's parser, minus the "did you mean" list it builds for a short option and drops.
+
+    click tries ``-s`` as a long option first; the ``NoSuchOption`` of that try lists close
+    matches (importing ``difflib``) before the short option is tried and matched.
+    """
+
+    def _match_long_opt(self, opt: str, explicit_value: str | None, state: _ParsingState) -> None:
+        if opt not in self._long_opt and opt[:2] not in self._opt_prefixes:
+            raise click.NoSuchOption(opt, ctx=self.ctx)  # caught: tried as a short option next
+        super()._match_long_opt(opt, explicit_value, state)
+
+
 class GroupedCommand(click.Command):
     """A command whose ``--help`` lists options under the plugin that owns them."""
+
+    def make_parser(self, ctx: click.Context) -> _OptionParser:
+        """click's parser, with a short option matched without the "did you mean" list."""
+        parser = _ShortOptionsFirst(ctx)
+        for param in self.get_params(ctx):
+            param.add_to_parser(parser, ctx)
+        return parser
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """One section per owner: core's options first, then each plugin's."""

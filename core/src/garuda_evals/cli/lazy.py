@@ -1,12 +1,14 @@
-"""A command group whose plugin commands are imported only when one of them runs.
+"""A command group whose commands are imported only when one of them runs.
 
 Building ``garuda`` for ``garuda eval`` or ``garuda --help`` then never imports a plugin's
 command module (the sandbox check's module pulls in its whole escape lab); ``--help`` lists
-each with the description of its record.
+each with the description of its record. Core's other commands are given as loaders: an eval
+imports none of their modules, and ``--help`` builds them for their own help lines.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -16,11 +18,20 @@ if TYPE_CHECKING:
 
 
 class LazyGroup(click.Group):
-    """``click.Group`` plus commands given as records, loaded on first use."""
+    """``click.Group`` plus commands given as records or loaders, loaded on first use."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.records: dict[str, CommandRecord] = {}
+        self.loaders: dict[str, Callable[[], click.Command]] = {}
+
+    def add_loader(self, name: str, load: Callable[[], click.Command]) -> None:
+        """Add a command that ``load`` builds when it is used or its help line is shown."""
+        self.loaders[name] = load
+
+    def has(self, name: str) -> bool:
+        """True when ``name`` is a command, loaded or not."""
+        return name in self.commands or name in self.records or name in self.loaders
 
     def add_record(self, name: str, record: CommandRecord) -> None:
         """Add a plugin command by its record; ``record.load`` runs when the command is used."""
@@ -28,13 +39,14 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, loaded or not."""
-        return sorted({*self.commands, *self.records})
+        return sorted({*self.commands, *self.records, *self.loaders})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """The command, loading a plugin's now when it is asked for."""
+        """The command, loading it now when it is asked for."""
         record = self.records.pop(cmd_name, None)
-        if record is not None and cmd_name not in self.commands:
-            self.add_command(record.load(), name=cmd_name)
+        load = record.load if record is not None else self.loaders.pop(cmd_name, None)
+        if load is not None and cmd_name not in self.commands:
+            self.add_command(load(), name=cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -45,8 +57,8 @@ class LazyGroup(click.Group):
             if name in self.records:
                 rows.append((name, self.records[name].description))
                 continue
-            command = self.commands[name]
-            if not command.hidden:
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         if rows:
             with formatter.section("Commands"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 import sys
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,16 @@ if TYPE_CHECKING:
 
 EXIT_CANNOT_START = 1
 EXIT_INTERRUPTED = 130
+CORE_COMMANDS = {
+    "compare": "compare_cmd:compare_command",
+    "plugins": "plugins_cmd:plugins_command",
+    "regrade": "regrade_cmd:regrade_command",
+    "report": "report_cmd:report_command",
+    "runs": "runs_cmd:runs_command",
+    "suite": "suite_cmd:suite_group",
+}
+"""Core's commands besides eval and ab, as ``module:attribute`` under ``garuda_evals.cli``:
+imported only when used (an eval imports none of them)."""
 
 
 def build_cli(registry: PluginRegistry | None = None) -> click.Group:
@@ -24,15 +36,8 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
 
     The registry is built once per process (``get_registry``) unless one is given.
     """
-    from garuda_evals.cli.ab_cmd import build_ab_command
-    from garuda_evals.cli.compare_cmd import compare_command
     from garuda_evals.cli.eval_cmd import build_eval_command
     from garuda_evals.cli.lazy import LazyGroup
-    from garuda_evals.cli.plugins_cmd import plugins_command
-    from garuda_evals.cli.regrade_cmd import regrade_command
-    from garuda_evals.cli.report_cmd import report_command
-    from garuda_evals.cli.runs_cmd import runs_command
-    from garuda_evals.cli.suite_cmd import suite_group
     from garuda_evals.plugins.manager import get_registry
 
     registry = registry or get_registry()
@@ -45,15 +50,25 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
 
     eval_command = build_eval_command(registry)
     cli.add_command(eval_command)
-    cli.add_command(build_ab_command(eval_command, registry))
-    cli.add_command(plugins_command)
-    cli.add_command(compare_command)
-    cli.add_command(report_command)
-    cli.add_command(regrade_command)
-    cli.add_command(runs_command)
-    cli.add_command(suite_group)
+
+    def ab_command() -> click.Command:
+        from garuda_evals.cli.ab_cmd import build_ab_command
+
+        return build_ab_command(eval_command, registry)
+
+    cli.add_loader("ab", ab_command)
+    for name, where in CORE_COMMANDS.items():
+        cli.add_loader(name, functools.partial(_core_command, where))
     _add_plugin_commands(cli, registry)
     return cli
+
+
+def _core_command(where: str) -> click.Command:
+    module, _, attribute = where.partition(":")
+    command: click.Command = getattr(
+        importlib.import_module(f"garuda_evals.cli.{module}"), attribute
+    )
+    return command
 
 
 def _show_warnings(registry: PluginRegistry) -> None:
@@ -75,7 +90,7 @@ def _add_plugin_commands(cli: LazyGroup, registry: PluginRegistry) -> None:
         click.echo(f"garuda: warning: {error}", err=True)
         return
     for name, registered in commands.items():
-        if name in cli.commands:
+        if cli.has(name):
             click.echo(f"garuda: warning: {registered.distribution} redefines '{name}'", err=True)
             continue
         cli.add_record(name, registered.record)

@@ -12,14 +12,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import pluggy
 
 from garuda_evals import hookspecs
 from garuda_evals.errors import GarudaError
-from garuda_evals.plugins.scan import entry_points, name_and_version
+from garuda_evals.plugins.scan import FoundEntryPoint, entry_points, name_and_version
 
 if TYPE_CHECKING:
     from garuda_evals.records import (
@@ -56,7 +55,7 @@ class Registered(Generic[R]):
     distribution: str
 
 
-def _distribution(ep: EntryPoint) -> tuple[str, str]:
+def _distribution(ep: FoundEntryPoint) -> tuple[str, str]:
     return name_and_version(ep) or (ep.module, "?")
 
 

@@ -10,7 +10,6 @@ from garuda_evals.plugins.known import TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.toolchains.base import Toolchain, ToolchainStatus
 from garuda_evals.toolchains.cache import ProbeCache, cache_file, file_stamps, probe_key
-from garuda_evals.toolchains.probe import probe_toolchain, read_version_files, read_versions
 
 
 def resolve_toolchains(registry: PluginRegistry, names: set[str]) -> dict[str, Toolchain]:
@@ -46,6 +45,12 @@ async def probe_all(
             if unread is not None:
                 statuses[name] = unread
                 return
+        from garuda_evals.toolchains.probe import (
+            probe_toolchain,
+            read_version_files,
+            read_versions,
+        )
+
         files = None
         if cache is not None and not cache.launcher_known(toolchain, env):
             files = await read_version_files(toolchain)
