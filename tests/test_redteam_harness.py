@@ -120,3 +120,31 @@ def test_without_the_fresh_copy_the_patching_module_would_pass(tmp_path: Path, a
         lambda: check_in_place(item.task, tmp_path, runner=check_runner_for(item.task))
     )
     assert verdict.passed, verdict.reason
+
+
+def test_exiting_127_after_failed_work_is_a_fail_in_the_scored_rate(tmp_path: Path) -> None:
+    """127 is bash's "not found": a command that picks it when its work fails stays judged."""
+    command = f"printf 'def batches(records, size):\\n    return []\\n' > {MODULE}; exit 127"
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert played.row["stopReason"] == "exit 127", played.row
+    assert "0/1 scored runs passed" in played.stdout, played.stdout
+    again = _play(tmp_path, "exit 126")
+    assert again.status == "FAIL", again.failure
+
+
+def test_a_program_the_sandbox_does_not_show_is_an_error_naming_the_flag(tmp_path: Path) -> None:
+    """The control: found on the host (the preflight passes), not inside the sandbox."""
+    agent = tmp_path / "my-agent"
+    agent.write_text("#!/bin/sh\nexit 0\n")
+    agent.chmod(0o755)
+    played = _play(tmp_path, f"{agent} --fix")
+    assert played.status == "ERR", (played.failure, played.stderr[-1500:])
+    assert played.failure is not None
+    assert (
+        f"the agent command could not start: --agent-command starts with '{agent}', "
+        "which is not found here (PATH="
+    ) in played.failure, played.failure
+    on_host = play(SUITE, TASK, f"{agent} --fix", cwd=tmp_path, executor="host")
+    assert on_host.status == "FAIL", "control: on the host the same program starts"
+
