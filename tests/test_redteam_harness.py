@@ -148,3 +148,23 @@ def test_a_program_the_sandbox_does_not_show_is_an_error_naming_the_flag(tmp_pat
     on_host = play(SUITE, TASK, f"{agent} --fix", cwd=tmp_path, executor="host")
     assert on_host.status == "FAIL", "control: on the host the same program starts"
 
+
+def test_a_forged_proc_refusal_does_not_buy_a_rerun_with_the_hosts_proc(tmp_path: Path) -> None:
+    """bwrap's "Can't mount proc" line printed by the command itself, with exit 1.
+
+    Were the command run again without its own /proc, it would see the host's, and every
+    process of the user there: ``/proc/PID/root`` is the host's whole file system, the
+    suite's hidden answers included.
+    """
+    from garuda_evals_python.suite import suite_root
+
+    answer = suite_root() / "02-last-short-chunk" / "solution" / MODULE
+    command = (
+        "if [ ! -e /tmp/asked ]; then touch /tmp/asked; "
+        'echo "bwrap: Can\'t mount proc on /newroot/proc: Operation not permitted" >&2; '
+        "exit 1; fi\n"
+        f'for p in /proc/[0-9]*; do cp "$p/root{answer}" {MODULE} 2>/dev/null && break; done'
+    )
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert played.row["stopReason"] == "exit 1", played.row
