@@ -168,3 +168,25 @@ def test_a_forged_proc_refusal_does_not_buy_a_rerun_with_the_hosts_proc(tmp_path
     played = _play(tmp_path, command)
     assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
     assert played.row["stopReason"] == "exit 1", played.row
+
+
+DEEP = """python3 -c "
+import os
+for top in ('.', '/tmp'):
+    os.chdir(top)
+    for _ in range(1100):
+        os.mkdir('d')
+        os.chdir('d')
+    open('x.py', 'w').write('x')
+"
+"""
+
+
+def test_folders_a_thousand_deep_are_a_fail_not_a_crash(tmp_path: Path) -> None:
+    """Each folder level was a frame of the walks and of ``shutil.rmtree``: the judge's walk
+    raised (ERR, the agent's choice) and removing the folders stopped the whole run."""
+    played = _play(tmp_path, DEEP)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert any(line.endswith("/: deeper than 100 folders") for line in played.left_out), (
+        played.left_out
+    )

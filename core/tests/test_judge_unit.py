@@ -26,13 +26,13 @@ from garuda_evals.executors.host import HostBackend, HostExecutor
 from garuda_evals.judging.judge import (
     Judge,
     Verdict,
-    _remove_tree,
     fill_canaries,
     judge_in_copy,
     make_read_only,
     write_canaries,
 )
 from garuda_evals.models.task import Task
+from garuda_evals.removal import remove_tree
 from garuda_evals.suites.folder import FolderSuite, load_folder_suite
 
 NOBODY = 65534
@@ -414,7 +414,7 @@ def test_a_folder_left_read_only_is_removed_by_its_owner_too(tmp_path: Path) -> 
             (folder / "ro" / "deep" / "f").write_text("f")
             (folder / "ro" / "deep").chmod(0o500)
             (folder / "ro").chmod(0o500)
-            _remove_tree(folder)
+            remove_tree(folder)
             code = 0 if not os.path.lexists(folder) else 3
         finally:
             os._exit(code)

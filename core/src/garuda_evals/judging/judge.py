@@ -8,11 +8,8 @@ again after it.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
 import shlex
-import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Mapping
@@ -30,6 +27,7 @@ from garuda_evals.judging.lint import lint
 from garuda_evals.judging.verdict import rule
 from garuda_evals.models.result import CheckOutcome
 from garuda_evals.models.task import Task
+from garuda_evals.removal import remove_tree
 from garuda_evals.suites.base import Suite
 
 OUTPUT_TAIL_CHARS = 2000
@@ -197,7 +195,7 @@ def _conclude(
 def _release(task: Task, folder: Path, judge: Judge) -> None:
     judge.runner.forget(folder)
     judge.suite.release(task, folder)
-    _remove_tree(folder)
+    remove_tree(folder)  # the check may have left folders read-only
 
 
 async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verdict:
@@ -228,16 +226,3 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
             if executor is not None:
                 await executor.aclose()
             await anyio.to_thread.run_sync(_release, task, folder, judge)
-
-
-def _remove_tree(path: Path) -> None:
-    """Remove a folder the check may have left read-only in places."""
-    if not os.path.lexists(path):
-        return
-
-    def writable_then_retry(function: Callable[[str], object], failed_path: str, _: object) -> None:
-        os.chmod(os.path.dirname(failed_path), 0o700)
-        function(failed_path)
-
-    with contextlib.suppress(OSError):
-        shutil.rmtree(path, onerror=writable_then_retry)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -15,6 +14,7 @@ from garuda_evals.api import (
     Executor,
     ExecutorInfo,
     SandboxPolicy,
+    remove_tree,
     run_in_group,
 )
 from garuda_evals_sandbox.options import host_network
@@ -133,5 +133,5 @@ class BwrapExecutor(Executor):
     async def aclose(self) -> None:
         """Remove the private /tmp."""
         if self._private_tmp is not None:
-            shutil.rmtree(self._private_tmp, ignore_errors=True)
+            remove_tree(self._private_tmp)
             self._private_tmp = None
