@@ -122,7 +122,9 @@ def project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     built = run_garuda("eval", "--from-git", cwd=repo.root)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "Kept 2 task(s)" in built.stdout, built.stdout
-    yield SimpleNamespace(root=repo.root, discount=discount[:10], average=average[:10])
+    yield SimpleNamespace(
+        root=repo.root, discount=discount[:10], average=average[:10], purelib=Path(purelib)
+    )
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -400,17 +402,7 @@ PLANT_PTH = (
 
 def test_a_pth_file_planted_in_the_linked_venv(project: SimpleNamespace) -> None:
     """The task's ``.venv`` links to the user's: its site-packages is read-only in the sandbox."""
-    purelib = subprocess.run(
-        [
-            str(project.root / ".venv/bin/python"),
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    planted = Path(purelib) / "zz_garuda_redteam.pth"
+    planted = project.purelib / "zz_garuda_redteam.pth"
     try:
         on_host = _play(project, project.discount, PLANT_PTH, executor="host")
         assert planted.exists(), "control: on the host the venv is writable"
