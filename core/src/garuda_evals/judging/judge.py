@@ -150,6 +150,18 @@ def _prepare(
     return _Prepared(reference, change, suspicious, canaries, plan, locked)
 
 
+def _evidence(
+    runner: CheckRunner, plan: CheckPlan, folder: Path, result: CommandResult
+) -> TestEvidence:
+    """The runner's reading of the check's report. Code under test can write that report:
+    one the runner cannot read is no evidence (a FAIL), never an error of the harness."""
+    try:
+        return runner.evidence(plan, folder, result)
+    except Exception as error:
+        detail = f"the check's report could not be read: {type(error).__name__}: {error}"
+        return TestEvidence(tests_ran=None, detail=detail[:500])
+
+
 def _conclude(
     task: Task,
     folder: Path,
@@ -161,7 +173,7 @@ def _conclude(
 ) -> Verdict:
     """The verdict from the check's result, its evidence and the protected files after it."""
     canaries, plan = ready.canaries, ready.plan
-    evidence = judge.runner.evidence(plan, folder, result)
+    evidence = _evidence(judge.runner, plan, folder, result)
     outcome = check_outcome(plan, result, evidence)
     ruling = rule(
         result,
