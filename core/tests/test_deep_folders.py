@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from garuda_evals.judging.change import MAX_DEPTH, apply_change
+from garuda_evals.judging.change import apply_change
 from garuda_evals.removal import remove_tree
 from garuda_evals.runner.git_tree import write_tree
 
@@ -46,10 +46,11 @@ def test_a_deep_tree_with_read_only_folders_is_removed(agent: Path) -> None:
 def test_the_judge_leaves_out_what_is_nested_too_deep(agent: Path, tmp_path: Path) -> None:
     _deep(agent)
     (agent / "kept.py").write_text("kept\n")
+    (agent / ("d/" * 100) / "kept.py").write_text("kept at the limit\n")
     (tmp_path / "judge").mkdir()
     change = apply_change(agent, tmp_path / "judge", [])
-    assert change.copied == ["kept.py"]
-    assert change.left_out == [f"{'d/' * (MAX_DEPTH + 1)}: deeper than {MAX_DEPTH} folders"]
+    assert change.copied == ["d/" * 100 + "kept.py", "kept.py"]
+    assert change.left_out == [f"{'d/' * 101}: deeper than 100 folders"]
 
 
 def test_a_deep_tree_is_left_to_git(agent: Path, tmp_path: Path) -> None:
