@@ -190,3 +190,10 @@ def test_folders_a_thousand_deep_are_a_fail_not_a_crash(tmp_path: Path) -> None:
     assert any(line.endswith("/: deeper than 100 folders") for line in played.left_out), (
         played.left_out
     )
+
+
+def test_the_prompt_file_made_a_folder_is_a_fail_not_an_error(tmp_path: Path) -> None:
+    """Removing ``.garuda-prompt.md`` after the command raised IsADirectoryError: ERR."""
+    command = "rm .garuda-prompt.md && mkdir .garuda-prompt.md && touch .garuda-prompt.md/x"
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])

@@ -7,6 +7,7 @@ import re
 import shlex
 import shutil
 import subprocess
+from pathlib import Path
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
 from garuda_evals.agents.command_start import launch_line, started
@@ -14,6 +15,7 @@ from garuda_evals.environment import check_environment
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
+from garuda_evals.removal import remove_tree
 from garuda_evals.transcript import Transcript
 
 PROMPT_FILE = ".garuda-prompt.md"
@@ -85,7 +87,7 @@ class CommandAgent(Agent):
                     line, cwd=turn.workspace, env=env, timeout_s=turn.timeout_s
                 )
             finally:
-                prompt_file.unlink(missing_ok=True)
+                _remove_prompt(prompt_file)
             began, output = started(result.output)
             transcript.write(
                 "command_result",
@@ -161,6 +163,17 @@ class CommandAgentFactory(AgentFactory):
         """The command agent."""
         assert settings.agent_command
         return CommandAgent(settings.agent_command)
+
+
+def _remove_prompt(path: Path) -> None:
+    """Remove the prompt file, or what the command made of it (a folder, say): never an
+    error of the run."""
+    try:
+        path.unlink(missing_ok=True)
+    except IsADirectoryError:
+        remove_tree(path)
+    except OSError:
+        pass
 
 
 def _builtin(word: str) -> bool:
