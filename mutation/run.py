@@ -45,7 +45,11 @@ class Module:
 MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge_unit.py",)),
-    Module("change", f"{CORE}/judging/change.py", (f"{CORE_TESTS}/test_judging_change.py",)),
+    Module(
+        "change",
+        f"{CORE}/judging/change.py",
+        (f"{CORE_TESTS}/test_judging_change.py", f"{CORE_TESTS}/test_deep_folders.py"),
+    ),
     Module(
         "files",
         f"{CORE}/judging/files.py",

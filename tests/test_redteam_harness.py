@@ -120,3 +120,80 @@ def test_without_the_fresh_copy_the_patching_module_would_pass(tmp_path: Path, a
         lambda: check_in_place(item.task, tmp_path, runner=check_runner_for(item.task))
     )
     assert verdict.passed, verdict.reason
+
+
+def test_exiting_127_after_failed_work_is_a_fail_in_the_scored_rate(tmp_path: Path) -> None:
+    """127 is bash's "not found": a command that picks it when its work fails stays judged."""
+    command = f"printf 'def batches(records, size):\\n    return []\\n' > {MODULE}; exit 127"
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert played.row["stopReason"] == "exit 127", played.row
+    assert "0/1 scored runs passed" in played.stdout, played.stdout
+    again = _play(tmp_path, "exit 126")
+    assert again.status == "FAIL", again.failure
+
+
+def test_a_program_the_sandbox_does_not_show_is_an_error_naming_the_flag(tmp_path: Path) -> None:
+    """The control: found on the host (the preflight passes), not inside the sandbox."""
+    agent = tmp_path / "my-agent"
+    agent.write_text("#!/bin/sh\nexit 0\n")
+    agent.chmod(0o755)
+    played = _play(tmp_path, f"{agent} --fix")
+    assert played.status == "ERR", (played.failure, played.stderr[-1500:])
+    assert played.failure is not None
+    assert (
+        f"the agent command could not start: --agent-command starts with '{agent}', "
+        "which is not found here (PATH="
+    ) in played.failure, played.failure
+    on_host = play(SUITE, TASK, f"{agent} --fix", cwd=tmp_path, executor="host")
+    assert on_host.status == "FAIL", "control: on the host the same program starts"
+
+
+def test_a_forged_proc_refusal_does_not_buy_a_rerun_with_the_hosts_proc(tmp_path: Path) -> None:
+    """bwrap's "Can't mount proc" line printed by the command itself, with exit 1.
+
+    Were the command run again without its own /proc, it would see the host's, and every
+    process of the user there: ``/proc/PID/root`` is the host's whole file system, the
+    suite's hidden answers included.
+    """
+    from garuda_evals_python.suite import suite_root
+
+    answer = suite_root() / "02-last-short-chunk" / "solution" / MODULE
+    command = (
+        "if [ ! -e /tmp/asked ]; then touch /tmp/asked; "
+        'echo "bwrap: Can\'t mount proc on /newroot/proc: Operation not permitted" >&2; '
+        "exit 1; fi\n"
+        f'for p in /proc/[0-9]*; do cp "$p/root{answer}" {MODULE} 2>/dev/null && break; done'
+    )
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert played.row["stopReason"] == "exit 1", played.row
+
+
+DEEP = """python3 -c "
+import os
+for top in ('.', '/tmp'):
+    os.chdir(top)
+    for _ in range(1100):
+        os.mkdir('d')
+        os.chdir('d')
+    open('x.py', 'w').write('x')
+"
+"""
+
+
+def test_folders_a_thousand_deep_are_a_fail_not_a_crash(tmp_path: Path) -> None:
+    """Each folder level was a frame of the walks and of ``shutil.rmtree``: the judge's walk
+    raised (ERR, the agent's choice) and removing the folders stopped the whole run."""
+    played = _play(tmp_path, DEEP)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])
+    assert any(line.endswith("/: deeper than 100 folders") for line in played.left_out), (
+        played.left_out
+    )
+
+
+def test_the_prompt_file_made_a_folder_is_a_fail_not_an_error(tmp_path: Path) -> None:
+    """Removing ``.garuda-prompt.md`` after the command raised IsADirectoryError: ERR."""
+    command = "rm .garuda-prompt.md && mkdir .garuda-prompt.md && touch .garuda-prompt.md/x"
+    played = _play(tmp_path, command)
+    assert played.status == "FAIL", (played.failure, played.stderr[-1500:])

@@ -17,22 +17,22 @@ from pathlib import Path
 import anyio
 import pytest
 
-from garuda_evals.checks.base import Canaries, CheckPlan
+from garuda_evals.checks.base import Canaries, CheckPlan, TestEvidence
 from garuda_evals.checks.gotest import GoTestCheckRunner
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
-from garuda_evals.executors.base import Executor, SandboxPolicy
+from garuda_evals.executors.base import CommandResult, Executor, SandboxPolicy
 from garuda_evals.executors.host import HostBackend, HostExecutor
 from garuda_evals.judging.judge import (
     Judge,
     Verdict,
-    _remove_tree,
     fill_canaries,
     judge_in_copy,
     make_read_only,
     write_canaries,
 )
 from garuda_evals.models.task import Task
+from garuda_evals.removal import remove_tree
 from garuda_evals.suites.folder import FolderSuite, load_folder_suite
 
 NOBODY = 65534
@@ -173,6 +173,23 @@ def test_the_output_tail_keeps_the_last_2000_characters(suite: FolderSuite) -> N
     verdict = _judge(suite, _hook("printf 'a%.0s' $(seq 3000); printf 'b%.0s' $(seq 1985)\n"))
     assert verdict.check is not None
     assert verdict.check.output_tail == "a" + "b" * 1985 + "answer was 42\n"
+
+
+class UnreadableReportRunner(JUnitCheckRunner):
+    """A runner whose reading of the report runs out of stack (code under test wrote it)."""
+
+    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
+        raise RecursionError("maximum recursion depth exceeded")
+
+
+def test_a_report_the_runner_cannot_read_is_a_fail_not_an_error(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _answer("42\n"), runner=UnreadableReportRunner("junit"))
+    assert not verdict.passed
+    assert verdict.reason == (
+        "check exited 0 but no evidence that tests ran (the check's report could not be read: "
+        "RecursionError: maximum recursion depth exceeded)"
+    ), verdict.reason
+    assert _judge_folders() == []
 
 
 def test_a_changed_test_fails_before_the_check_and_is_not_carried(suite: FolderSuite) -> None:
@@ -414,7 +431,7 @@ def test_a_folder_left_read_only_is_removed_by_its_owner_too(tmp_path: Path) -> 
             (folder / "ro" / "deep" / "f").write_text("f")
             (folder / "ro" / "deep").chmod(0o500)
             (folder / "ro").chmod(0o500)
-            _remove_tree(folder)
+            remove_tree(folder)
             code = 0 if not os.path.lexists(folder) else 3
         finally:
             os._exit(code)

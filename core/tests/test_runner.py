@@ -317,21 +317,44 @@ def test_a_missing_program_exits_1_before_any_task(project: Path, mini_suite: Pa
     assert not list(project.glob(".garuda/evals/*/report.json"))
 
 
-def test_a_command_that_cannot_start_is_err_with_its_output(
-    project: Path, mini_suite: Path
+def test_a_command_whose_interpreter_is_missing_is_err_naming_the_flag(
+    project: Path, mini_suite: Path, tmp_path: Path
 ) -> None:
+    """The script exists (the preflight passes), but what its ``#!`` names does not."""
+    agent = tmp_path / "my-agent"
+    agent.write_text("#!/usr/bin/env no-such-interpreter\necho never >&2\n")
+    agent.chmod(0o755)
+    outcome = evaluate(project, mini_suite, agent="command", agent_command=str(agent))
+    assert outcome.report is not None
+    assert [r.status for r in outcome.report.results] == [Status.ERR, Status.ERR]
+    failure = outcome.report.results[0].failure
+    assert failure == (
+        "CommandStartError: the agent command could not start: --agent-command starts with "
+        f"'{agent}', whose interpreter 'no-such-interpreter' is not found here (PATH="
+        + failure.split("(PATH=", 1)[1]
+    ), failure
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        ("bash -c 'echo boom-from-stderr >&2; exit 127'", 127),
+        ("exit 126", 126),
+        # Output past the cap (whose head is kept) cannot push the start line out.
+        ("head -c 600000 /dev/zero | tr '\\0' x; exit 127", 127),
+    ],
+)
+def test_an_exit_the_command_chooses_is_judged(
+    project: Path, mini_suite: Path, command: str, code: int
+) -> None:
+    """126 and 127 are bash's "cannot start" codes, but a started command may exit with any."""
     outcome = evaluate(
-        project,
-        mini_suite,
-        agent="command",
-        agent_command="bash -c 'echo boom-from-stderr >&2; exit 127'",
-        task_ids=["add"],
+        project, mini_suite, agent="command", agent_command=command, task_ids=["add"]
     )
     assert outcome.report is not None
     (result,) = outcome.report.results
-    assert result.status is Status.ERR
-    assert result.failure and "boom-from-stderr" in result.failure
-    assert "could not start (exit 127)" in result.failure
+    assert (result.status, result.stop_reason) == (Status.FAIL, f"exit {code}"), result.failure
+    assert outcome.report.summary.scored == 1
 
 
 def test_command_agent_steps_are_unknown(project: Path, mini_suite: Path) -> None:

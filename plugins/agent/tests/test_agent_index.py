@@ -158,3 +158,39 @@ def test_index_lookup_offers_the_tool_without_a_map(fake_server, run_turn):
     result = second["messages"][-1]["content"][0]
     assert "shapes.py:15  method Shape.area" in str(result["content"])
     assert run.outcome.tool_calls["lookup_symbol"] == 1
+
+
+DEEP_TREE = (
+    "python3 -c \"import os\nfor _ in range(1100):\n    os.mkdir('d')\n    os.chdir('d')\n"
+    "open('x.py', 'w').write('x = 1')\""
+)
+
+
+def test_tools_on_a_tree_a_thousand_deep_answer_the_model(fake_server, run_turn, tmp_path):
+    """Each folder level was a frame of ``os.walk``, and each nesting level of a source file
+    one of the symbol walk: the RecursionError ended the turn as an error (ERR), the agent's
+    choice. The files are listed; a symbol look-up that still runs out is a tool error."""
+    from garuda_evals.removal import remove_tree
+    from garuda_evals.testing import run_settings
+    from garuda_evals_agent.testing import Reply, Text, Use
+
+    server = fake_server(
+        [
+            Reply([Use("run_command", {"command": DEEP_TREE})]),
+            Reply([Use("list_files", {})]),
+            Reply([Use("lookup_symbol", {"name": "x"})]),
+            Reply([Text("ok")]),
+        ]
+    )
+    run = run_turn(
+        run_settings(model="anthropic/claude-haiku-4-5", index="lookup"),
+        files={"nested.js": "const x = " + "[" * 3000 + "]" * 3000 + ";\n"},
+    )
+    try:
+        assert run.error is None, run.error
+        calls = [call["body"]["messages"][-1]["content"][0] for call in server.model_calls()]
+        listed, looked_up = str(calls[2]["content"]), calls[3]
+        assert "d/d/d/d/d/d" in listed and "x.py" in listed, listed[:300]
+        assert "RecursionError" in str(looked_up["content"]), looked_up
+    finally:
+        remove_tree(tmp_path / "work")

@@ -110,23 +110,26 @@ def test_where_proc_is_refused_the_backend_runs_without_it(
     assert not target.exists()
 
 
-def test_a_command_that_meets_the_refusal_is_retried_without_proc(
+def test_a_command_that_meets_the_refusal_is_not_run_again_without_proc(
     no_proc: tuple[str, ...], work: Path
 ) -> None:
+    """The probe alone decides: the refusal line may be the command's own (it would buy a
+    rerun seeing the host's /proc, and through ``/proc/PID/root`` the host's files)."""
     arch = native_arch()
     assert arch is not None
     executor = BwrapExecutor(
         SandboxPolicy(workspace=work), launcher=no_proc, arch=arch, mount_proc=True
     )
 
-    async def go() -> str:
-        result = await executor.run("echo retried", cwd=work, env={}, timeout_s=30)
+    async def go() -> tuple[int | None, str]:
+        result = await executor.run("echo ran >> runs", cwd=work, env={}, timeout_s=30)
         await executor.aclose()
-        assert result.exit_code == 0, result.output
-        return result.output
+        return result.exit_code, result.output
 
-    assert anyio.run(go).strip() == "retried"
-    assert executor.mount_proc is False
+    code, output = anyio.run(go)
+    assert code == 1 and is_proc_refused(output), output
+    assert executor.mount_proc is True
+    assert not (work / "runs").exists()
 
 
 def test_blocked_user_namespaces_give_a_clear_reason(bwrap: str, work: Path) -> None:

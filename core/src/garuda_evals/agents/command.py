@@ -7,19 +7,20 @@ import re
 import shlex
 import shutil
 import subprocess
+from pathlib import Path
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
+from garuda_evals.agents.command_start import launch_line, started
 from garuda_evals.environment import check_environment
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.models.usage import Usage
+from garuda_evals.removal import remove_tree
 from garuda_evals.transcript import Transcript
 
 PROMPT_FILE = ".garuda-prompt.md"
 OUTPUT_TAIL = 4000
 OUTPUT_REASON = 500
-CANNOT_START = (126, 127)
-"""bash's exit codes for a program that is not executable or not found."""
 SHELL_WORDS = frozenset(
     {"cd", "exec", "export", "env", "set", "source", ".", "eval", "if", "for", "while", "{", "("}
 )
@@ -59,6 +60,8 @@ class CommandAgent(Agent):
     ``--agent-env`` (an agent CLI's API key, for example).
     The prompt file sits in the workspace as ``.garuda-prompt.md`` and is removed when the
     command ends. The command's usage is unreported: tokens unknown, cost incomplete.
+    The run is an error (ERR) only when the command could not start (``command_start``);
+    once it started, every exit is the agent's and its work is judged.
     """
 
     def __init__(self, command: str) -> None:
@@ -79,23 +82,29 @@ class CommandAgent(Agent):
         with Transcript(turn.transcript) as transcript:
             transcript.write("command", {"command": self.command})
             try:
+                line = launch_line(self.command, first_program(self.command))
                 result = await turn.executor.run(
-                    self.command, cwd=turn.workspace, env=env, timeout_s=turn.timeout_s
+                    line, cwd=turn.workspace, env=env, timeout_s=turn.timeout_s
                 )
             finally:
-                prompt_file.unlink(missing_ok=True)
+                _remove_prompt(prompt_file)
+            began, output = started(result.output)
             transcript.write(
                 "command_result",
                 {
                     "exitCode": result.exit_code,
                     "timedOut": result.timed_out,
-                    "output": result.output[-OUTPUT_TAIL:],
+                    "started": began,
+                    "output": output[-OUTPUT_TAIL:],
                 },
             )
-        if result.exit_code in CANNOT_START:
+        if not began and not result.timed_out:
             raise CommandStartError(
-                f"the agent command could not start (exit {result.exit_code}): "
-                + (result.output.strip()[-OUTPUT_REASON:] or "no output")
+                "the agent command could not start: "
+                + (
+                    output.strip().removeprefix("garuda: ")[-OUTPUT_REASON:]
+                    or f"exit {result.exit_code}, no output"
+                )
             )
         turn.events("tool", f"agent command exited {result.exit_code}")
         stop = "timeout" if result.timed_out else f"exit {result.exit_code}"
@@ -120,8 +129,23 @@ class CommandAgentFactory(AgentFactory):
             )
 
     def preflight(self, settings: RunSettings) -> None:
-        """The command's program exists (on the checks' PATH, or as a path)."""
-        program = first_program(settings.agent_command or "")
+        """The command is one bash can parse, and its program exists (on the checks' PATH,
+        or as a path)."""
+        command = settings.agent_command or ""
+        parsed = subprocess.run(
+            ["bash", "-n", "-c", command],
+            executable="/bin/bash",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if parsed.returncode != 0:
+            said = parsed.stderr.strip().splitlines()[:1] or ["a syntax error"]
+            raise GarudaError(
+                f"preflight: --agent-command is not a complete bash command ({said[0]}); "
+                "no task was run"
+            )
+        program = first_program(command)
         if program is None:
             return
         path = check_environment().get("PATH", os.defpath)
@@ -139,6 +163,17 @@ class CommandAgentFactory(AgentFactory):
         """The command agent."""
         assert settings.agent_command
         return CommandAgent(settings.agent_command)
+
+
+def _remove_prompt(path: Path) -> None:
+    """Remove the prompt file, or what the command made of it (a folder, say): never an
+    error of the run."""
+    try:
+        path.unlink(missing_ok=True)
+    except IsADirectoryError:
+        remove_tree(path)
+    except OSError:
+        pass
 
 
 def _builtin(word: str) -> bool:

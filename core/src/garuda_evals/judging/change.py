@@ -21,6 +21,8 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_TOTAL_BYTES = 100 * 1024 * 1024
 MAX_ENTRIES = 20_000
 MAX_LEFT_OUT = 50
+MAX_DEPTH = 100
+"""Folders nested deeper than this are not judged (each level is a frame of the walk)."""
 
 
 @dataclass
@@ -62,6 +64,9 @@ class _Collector:
 
     def walk(self, relative_dir: str = "") -> None:
         folder = self.agent / relative_dir if relative_dir else self.agent
+        if relative_dir.count("/") >= MAX_DEPTH:
+            self.change.leave_out(f"{relative_dir}/", f"deeper than {MAX_DEPTH} folders")
+            return
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:

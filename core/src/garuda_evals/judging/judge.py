@@ -8,11 +8,8 @@ again after it.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
 import shlex
-import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Mapping
@@ -30,6 +27,7 @@ from garuda_evals.judging.lint import lint
 from garuda_evals.judging.verdict import rule
 from garuda_evals.models.result import CheckOutcome
 from garuda_evals.models.task import Task
+from garuda_evals.removal import remove_tree
 from garuda_evals.suites.base import Suite
 
 OUTPUT_TAIL_CHARS = 2000
@@ -152,6 +150,18 @@ def _prepare(
     return _Prepared(reference, change, suspicious, canaries, plan, locked)
 
 
+def _evidence(
+    runner: CheckRunner, plan: CheckPlan, folder: Path, result: CommandResult
+) -> TestEvidence:
+    """The runner's reading of the check's report. Code under test can write that report:
+    one the runner cannot read is no evidence (a FAIL), never an error of the harness."""
+    try:
+        return runner.evidence(plan, folder, result)
+    except Exception as error:
+        detail = f"the check's report could not be read: {type(error).__name__}: {error}"
+        return TestEvidence(tests_ran=None, detail=detail[:500])
+
+
 def _conclude(
     task: Task,
     folder: Path,
@@ -163,7 +173,7 @@ def _conclude(
 ) -> Verdict:
     """The verdict from the check's result, its evidence and the protected files after it."""
     canaries, plan = ready.canaries, ready.plan
-    evidence = judge.runner.evidence(plan, folder, result)
+    evidence = _evidence(judge.runner, plan, folder, result)
     outcome = check_outcome(plan, result, evidence)
     ruling = rule(
         result,
@@ -197,7 +207,7 @@ def _conclude(
 def _release(task: Task, folder: Path, judge: Judge) -> None:
     judge.runner.forget(folder)
     judge.suite.release(task, folder)
-    _remove_tree(folder)
+    remove_tree(folder)  # the check may have left folders read-only
 
 
 async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verdict:
@@ -228,16 +238,3 @@ async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verd
             if executor is not None:
                 await executor.aclose()
             await anyio.to_thread.run_sync(_release, task, folder, judge)
-
-
-def _remove_tree(path: Path) -> None:
-    """Remove a folder the check may have left read-only in places."""
-    if not os.path.lexists(path):
-        return
-
-    def writable_then_retry(function: Callable[[str], object], failed_path: str, _: object) -> None:
-        os.chmod(os.path.dirname(failed_path), 0o700)
-        function(failed_path)
-
-    with contextlib.suppress(OSError):
-        shutil.rmtree(path, onerror=writable_then_retry)

@@ -8,7 +8,8 @@ folders at any depth, bytecode suffixes) and the same neutral attributes (bytes 
 Whatever it might not do exactly as git does gives None, and the caller asks git: a ``.git``
 anywhere, a name git refuses or treats specially (``.git`` variants, ``~``, ``:``, a link
 named ``.gitmodules``), a folder named like a skipped suffix, anything but files, folders
-and links, an unreadable entry, a file over ``MAX_BLOB_BYTES``. Tests compare its trees with
+and links, an unreadable entry, a file over ``MAX_BLOB_BYTES``, folders nested deeper than
+``MAX_DEPTH`` (the walk takes a frame per level). Tests compare its trees with
 git's on the same folders.
 """
 
@@ -21,7 +22,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from garuda_evals.judging.change import SKIPPED_DIRS, SKIPPED_SUFFIXES
+from garuda_evals.judging.change import MAX_DEPTH, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
 MAX_BLOB_BYTES = 16 * 1024 * 1024
 """Larger files are left to git (which streams them) rather than read whole here."""
@@ -75,8 +76,10 @@ def _sort_key(entry: tuple[bytes, bytes, bytes]) -> bytes:
     return name + b"/" if mode == b"40000" else name
 
 
-def _tree(objects: Path, folder: Path) -> bytes | None:
+def _tree(objects: Path, folder: Path, depth: int = 0) -> bytes | None:
     """The tree id of ``folder`` (None when nothing in it is kept: git records no empty tree)."""
+    if depth > MAX_DEPTH:
+        raise NotLikeGit(folder.name)
     entries: list[tuple[bytes, bytes, bytes]] = []
     with os.scandir(folder) as listing:
         found = list(listing)
@@ -91,7 +94,7 @@ def _tree(objects: Path, folder: Path) -> bytes | None:
                 raise NotLikeGit(name)
             if name in SKIPPED_DIRS:
                 continue
-            tree = _tree(objects, Path(entry.path))
+            tree = _tree(objects, Path(entry.path), depth + 1)
             if tree is not None:
                 entries.append((b"40000", encoded, tree))
         elif name.endswith(SKIPPED_SUFFIXES):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.models.events import EventKind
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.removal import remove_tree
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.selection import Selected
 from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, ChangeStore
@@ -68,7 +68,7 @@ def _release(job: Job, workspace: Path, recorder: ChangeRecorder, keep: bool) ->
     recorder.close()
     job.item.suite.release(job.item.task, workspace)
     if not keep:
-        shutil.rmtree(workspace, ignore_errors=True)
+        remove_tree(workspace)
 
 
 async def _cleanup(

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import tempfile
 from pathlib import Path
 
 import anyio
 
-from garuda_evals.api import BUDGET_STOP, Agent, AgentOutcome, AgentTurn, CommandResult, Usage
+from garuda_evals.api import (
+    BUDGET_STOP,
+    Agent,
+    AgentOutcome,
+    AgentTurn,
+    CommandResult,
+    Usage,
+    remove_tree,
+)
 from garuda_evals_agent.budget import Budget
 from garuda_evals_agent_cli.adapters.base import Adapter, Invocation, OwnUsage
 from garuda_evals_agent_cli.proxy import ProxySession
@@ -98,7 +105,7 @@ class CliAgent(Agent):
                 if channel is not None:
                     channel.close()
                 if home_dir is not None:
-                    shutil.rmtree(home_dir, ignore_errors=True)
+                    remove_tree(home_dir)
                 session.close()
 
     def _setup(self, call: Invocation) -> str:

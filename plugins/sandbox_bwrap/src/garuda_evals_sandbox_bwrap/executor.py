@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -15,12 +14,13 @@ from garuda_evals.api import (
     Executor,
     ExecutorInfo,
     SandboxPolicy,
+    remove_tree,
     run_in_group,
 )
 from garuda_evals_sandbox.options import host_network
 from garuda_evals_sandbox.paths import canonical
 from garuda_evals_sandbox_bwrap.argv import build_argv, plan_layout
-from garuda_evals_sandbox_bwrap.probe import is_proc_refused, userns_message
+from garuda_evals_sandbox_bwrap.probe import userns_message
 from garuda_evals_sandbox_bwrap.seccomp import Arch, filter_fd
 
 DENIES = (
@@ -85,28 +85,6 @@ class BwrapExecutor(Executor):
             mount_proc=self.mount_proc,
         )
 
-    async def _once(
-        self,
-        command: str,
-        cwd: Path,
-        env: Mapping[str, str],
-        timeout_s: float,
-        limit: int,
-        pass_fds: Sequence[int] = (),
-    ) -> CommandResult:
-        fd = filter_fd(self.arch)
-        try:
-            return await run_in_group(
-                self.argv(command, cwd=cwd, env=env, seccomp_fd=fd),
-                cwd=canonical(cwd),
-                env=LAUNCHER_ENV,
-                timeout_s=timeout_s,
-                output_limit=limit,
-                pass_fds=(fd, *pass_fds),
-            )
-        finally:
-            os.close(fd)
-
     async def run(
         self,
         command: str,
@@ -117,11 +95,25 @@ class BwrapExecutor(Executor):
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
         pass_fds: Sequence[int] = (),
     ) -> CommandResult:
-        """Run ``bash -c command`` in the sandbox; bwrap's own failures are explained."""
-        result = await self._once(command, cwd, env, timeout_s, output_limit, pass_fds)
-        if self.mount_proc and result.exit_code == 1 and is_proc_refused(result.output):
-            self.mount_proc = False
-            result = await self._once(command, cwd, env, timeout_s, output_limit, pass_fds)
+        """Run ``bash -c command`` in the sandbox; bwrap's own failures are explained.
+
+        Whether /proc is the sandbox's own was decided by the backend's probe. A command
+        that fails with bwrap's "Can't mount proc" line is never run again without it: the
+        line may be the command's own, and the host's /proc shows every process of the
+        user, whose ``/proc/PID/root`` is the host's whole file system.
+        """
+        fd = filter_fd(self.arch)
+        try:
+            result = await run_in_group(
+                self.argv(command, cwd=cwd, env=env, seccomp_fd=fd),
+                cwd=canonical(cwd),
+                env=LAUNCHER_ENV,
+                timeout_s=timeout_s,
+                output_limit=output_limit,
+                pass_fds=(fd, *pass_fds),
+            )
+        finally:
+            os.close(fd)
         explained = userns_message(result.output) if result.exit_code == 1 else None
         if explained:
             result = replace(result, output=f"garuda: {explained}\n{result.output}")
@@ -141,5 +133,5 @@ class BwrapExecutor(Executor):
     async def aclose(self) -> None:
         """Remove the private /tmp."""
         if self._private_tmp is not None:
-            shutil.rmtree(self._private_tmp, ignore_errors=True)
+            remove_tree(self._private_tmp)
             self._private_tmp = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -13,6 +12,7 @@ from garuda_evals.api import (
     Executor,
     ExecutorInfo,
     SandboxPolicy,
+    remove_tree,
     run_in_group,
 )
 from garuda_evals_sandbox.options import host_network
@@ -92,5 +92,5 @@ class SeatbeltExecutor(Executor):
     async def aclose(self) -> None:
         """Remove the private TMPDIR."""
         if self._private_tmp is not None:
-            shutil.rmtree(self._private_tmp, ignore_errors=True)
+            remove_tree(self._private_tmp)
             self._private_tmp = None

@@ -133,5 +133,5 @@ async def dispatch(call: ToolCall, turn: AgentTurn, toolbox: Toolbox) -> ToolOut
         return ToolOutcome(content, False)
     except ToolError as error:
         return ToolOutcome(f"error: {error}", True)
-    except (OSError, ValueError, TypeError, KeyError) as error:
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as error:
         return ToolOutcome(f"error: {type(error).__name__}: {error}", True)
