@@ -121,7 +121,8 @@ class _Server:
         return True
 
     def close(self) -> None:
-        """Close the socket: the server sees its end and exits."""
+        """Close the socket: the server sees its end, waits for its reapers and exits."""
+        atexit.unregister(self.close)
         self.socket.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
@@ -145,6 +146,15 @@ def _current() -> _Server | None:
         _failed_in = pid
         return None
     return _server
+
+
+def stop_server() -> None:
+    """Stop this process's server and wait for it (and so for every reaper it forked: their
+    CPU time is then counted among this process's children). The next command starts one."""
+    global _server
+    if _server is not None and _server.owner == os.getpid():
+        _server.close()
+    _server = None
 
 
 def _forget(server: _Server) -> None:
