@@ -130,22 +130,24 @@ class _Server:
 
 _server: _Server | None = None
 _failed_in: int | None = None
+_starting = threading.Lock()
 
 
 def _current() -> _Server | None:
     """This process's server, started on first use (None where it cannot start)."""
     global _server, _failed_in
-    pid = os.getpid()
-    if _server is not None and _server.owner == pid:
+    with _starting:
+        pid = os.getpid()
+        if _server is not None and _server.owner == pid:
+            return _server
+        if _failed_in == pid:
+            return None
+        try:
+            _server = _Server()
+        except OSError:
+            _failed_in = pid
+            return None
         return _server
-    if _failed_in == pid:
-        return None
-    try:
-        _server = _Server()
-    except OSError:
-        _failed_in = pid
-        return None
-    return _server
 
 
 def stop_server() -> None:
