@@ -144,6 +144,9 @@ def main() -> None:
     rows.append(
         ("plugin registry (entry-point scan)", (time.perf_counter() - registry_started) * 1000, 1)
     )
+    from garuda_evals.executors.reaper_server import stop_server
+
+    stop_server()  # the checks' reapers are its children: counted once it has waited for them
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     rows.append(("CPU of this process (harness)", (own.ru_utime + own.ru_stime) * 1000, 1))

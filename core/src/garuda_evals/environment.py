@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -13,14 +14,21 @@ TOOLCHAIN_VARS = ("JAVA_HOME", "GRADLE_USER_HOME", "VIRTUAL_ENV")
 ENV_ALLOW = DEFAULT_ALLOW + TOOLCHAIN_VARS
 
 
-def _java_home(source: Mapping[str, str]) -> str | None:
-    if source.get("JAVA_HOME"):
-        return source["JAVA_HOME"]
-    java = shutil.which("java", path=source.get("PATH"))
+@functools.lru_cache(maxsize=16)
+def _java_on_path(path: str | None) -> str | None:
+    """The JDK of the ``java`` found on ``path``: looked up once per PATH in a process (every
+    run and check of an eval asks)."""
+    java = shutil.which("java", path=path)
     if not java:
         return None
     home = Path(java).resolve().parent.parent
     return str(home) if (home / "bin" / "java").exists() else None
+
+
+def _java_home(source: Mapping[str, str]) -> str | None:
+    if source.get("JAVA_HOME"):
+        return source["JAVA_HOME"]
+    return _java_on_path(source.get("PATH"))
 
 
 def _virtual_env(source: Mapping[str, str]) -> str | None:

@@ -5,7 +5,8 @@ Two ways to end a command's processes:
 - ``reap=True`` on Linux: the command runs under ``reaper.py``, a child subreaper that kills
   and reaps every descendant (``setsid`` and double-forked daemons included) when the command
   exits, or when it is told to stop (at the time limit or on cancellation); ``run_in_group``
-  returns only after the reaper has exited.
+  returns only after the reaper has exited. The reaper is forked by ``reaper_server`` where
+  it can be, started otherwise.
 - otherwise (macOS, or a sandbox that already owns the process tree): the process group is
   SIGKILLed. A descendant that left the group (``setsid``) survives this on the host.
 """
@@ -28,6 +29,7 @@ from anyio.abc import Process
 from garuda_evals.executors import reaper
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.executors.output import CappedOutput
+from garuda_evals.executors.reaper_server import ReapedProcess, open_reaped
 
 DRAIN_GRACE_S = 1.0
 REAPER = Path(reaper.__file__)
@@ -65,7 +67,7 @@ def kill_descendants(pid: int) -> None:
         reaper.kill(child)
 
 
-async def _stop(process: Process, *, reaped: bool) -> None:
+async def _stop(process: Process | ReapedProcess, *, reaped: bool) -> None:
     """End the command: ask the reaper to sweep (and wait for it), then SIGKILL the group.
 
     A reaper that does not finish in time (a descendant keeps stopping it) gets its
@@ -104,7 +106,10 @@ async def run_in_group(
     reaped = reap and reaper_available()
     started = time.monotonic()
     output = CappedOutput(output_limit)
-    process: Process = await anyio.open_process(
+    served = None
+    if reaped and not pass_fds:
+        served = await open_reaped(argv, cwd=cwd, env=env)
+    process: Process | ReapedProcess = served or await anyio.open_process(
         under_reaper(argv) if reaped else list(argv),
         cwd=cwd,
         env=dict(env),

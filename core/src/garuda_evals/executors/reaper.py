@@ -3,7 +3,8 @@
 Started as ``python -I -S reaper.py PROGRAM ARG...`` (or imported by that name with the
 executors folder first on ``sys.path``, so its bytecode is cached): it imports nothing from
 garuda (it must start fast) and only what Python has already loaded, plus ``_ctypes`` for
-``prctl``.
+``prctl``. Or started once as a server (``serve``) that forks one such reaper per command the
+harness sends it (``reaper_server``): a fork instead of a Python start per command.
 
 The command runs in this process's group (so the harness's group kill still reaches it
 should this process be killed). This process marks itself a child subreaper
@@ -25,6 +26,8 @@ PR_SET_CHILD_SUBREAPER = 36
 STOP_SIGNALS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
 RESTORED_SIGNALS = (_signal.SIGPIPE, _signal.SIGXFSZ)
 SWEEP_LIMIT_S = 10.0
+REQUEST_LIMIT = 128 * 1024
+"""The largest request ``serve`` reads (argv, folder and environment); larger go the old way."""
 
 
 def become_subreaper() -> bool:
@@ -130,11 +133,9 @@ def exit_like(status: int) -> None:
     os._exit(os.waitstatus_to_exitcode(status))
 
 
-def main(argv: list[str]) -> None:
-    """Run ``argv`` under this reaper and exit like it."""
-    if not argv:
-        sys.stderr.write("usage: reaper.py PROGRAM [ARG...]\n")
-        os._exit(2)
+def reap(argv: list[str], env: dict[bytes, bytes], file_actions: list[tuple[int, ...]]) -> int:
+    """Run ``argv`` as this subreaper's child, then kill and reap every descendant left;
+    the command's wait status (exit 127 when it cannot start, said on its stderr)."""
     become_subreaper()
     child: list[int] = []
     stopping: list[int] = []
@@ -147,17 +148,101 @@ def main(argv: list[str]) -> None:
     for number in STOP_SIGNALS:
         _signal.signal(number, on_stop)
     try:
-        pid = os.posix_spawnp(argv[0], argv, original_environment(), setsigdef=RESTORED_SIGNALS)
+        pid = os.posix_spawnp(
+            argv[0], argv, env, file_actions=file_actions, setsigdef=RESTORED_SIGNALS
+        )
     except OSError as error:
-        sys.stderr.write(f"{argv[0]}: {error.strerror}\n")
-        os._exit(127)
+        os.write(2, f"{argv[0]}: {error.strerror}\n".encode())
+        return 127 << 8
     child.append(pid)
     if stopping:
         kill(pid)
     status = wait_for(pid)
     child.clear()  # reaped: its pid may be reused, never signal it again
     sweep()
-    exit_like(status)
+    return status
+
+
+def main(argv: list[str]) -> None:
+    """Run ``argv`` under this reaper and exit like it."""
+    if not argv:
+        sys.stderr.write("usage: reaper.py PROGRAM [ARG...]\n")
+        os._exit(2)
+    exit_like(reap(argv, original_environment(), []))
+
+
+def _served(request: bytes, output: int, status: int) -> None:
+    """One forked reaper: its own session, the request's folder, the command's output to
+    ``output``; ``status`` gets this process's pid (or ``!errno`` when the folder cannot be
+    entered), then the command's wait status once nothing of it is left."""
+    import marshal
+
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+    argv, cwd, env = marshal.loads(request)
+    os.setsid()
+    try:
+        os.chdir(cwd)
+    except OSError as error:
+        os.write(status, f"!{error.errno}\n".encode())
+        return
+    os.write(status, f"{os.getpid()}\n".encode())
+    if b"PATH" in env:  # posix_spawnp searches this process's PATH: make it the command's
+        os.environb[b"PATH"] = env[b"PATH"]
+    else:
+        os.environb.pop(b"PATH", None)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(output, 2)  # the reaper's own messages go with the command's output
+    actions = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, output, 1)]
+    actions.append((os.POSIX_SPAWN_DUP2, output, 2))
+    os.write(status, f"{reap(argv, env, actions)}\n".encode())
+
+
+def serve(channel: int) -> None:
+    """Fork one reaper per request read from the socket ``channel`` until the harness closes
+    its end: a fork of this small process instead of a Python start per command.
+
+    A request is a ``marshal``-ed ``(argv, cwd, env)`` with two descriptors: where the
+    command's output goes and where its pid and status are written (see ``_served``).
+    """
+    import _socket
+
+    rights = _socket.CMSG_SPACE(2 * 4)
+    socket = _socket.socket(fileno=channel)
+    while True:
+        _reap_finished()
+        try:
+            request, ancillary, _, _ = socket.recvmsg(REQUEST_LIMIT, rights)
+        except InterruptedError:
+            continue
+        fds = [
+            int.from_bytes(data[i : i + 4], sys.byteorder)
+            for level, kind, data in ancillary
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS
+            for i in range(0, len(data) - len(data) % 4, 4)
+        ]
+        if not request:
+            break
+        if len(fds) == 2 and os.fork() == 0:
+            try:
+                socket.close()
+                for fd in fds:  # the command gets them as 1 and 2 only
+                    os.set_inheritable(fd, False)
+                _served(request, *fds)
+            finally:
+                os._exit(0)
+        for fd in fds:
+            os.close(fd)
+    _reap_finished(block=True)
+
+
+def _reap_finished(block: bool = False) -> None:
+    """Reap the forked reapers that have exited (``block``: all of them, waiting); their
+    statuses went through their pipes."""
+    try:
+        while os.waitpid(-1, 0 if block else os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
 
 
 if __name__ == "__main__":

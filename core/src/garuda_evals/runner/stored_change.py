@@ -13,6 +13,7 @@ and its ``.gitattributes`` cannot convert anything (see ``NEUTRAL_ATTRIBUTES``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import secrets
@@ -80,8 +81,14 @@ def _env(git_dir: Path, work_tree: Path, index: Path) -> dict[str, str]:
     }
 
 
+@functools.lru_cache(maxsize=4)
+def _which_git(path: str | None) -> str | None:
+    """``git`` on ``path``, looked up once per PATH in a process (each run asks twice)."""
+    return shutil.which("git", path=path)
+
+
 async def _git(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
-    git = shutil.which("git")
+    git = _which_git(os.environ.get("PATH"))
     if git is None:
         raise ChangeError("git is not installed")
     with anyio.fail_after(GIT_TIMEOUT_S):
@@ -207,7 +214,7 @@ class ChangeRecorder:
 
     async def snapshot(self, folder: Path) -> str:
         """The git tree of ``folder`` as it is now (skipped folders and bytecode left out)."""
-        if shutil.which("git") is None:
+        if _which_git(os.environ.get("PATH")) is None:
             raise ChangeError("git is not installed")  # the diff needs it, say so now
         if not self._initialized:
             _bare_layout(self.git_dir)

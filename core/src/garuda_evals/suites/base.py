@@ -14,9 +14,12 @@ if TYPE_CHECKING:
 
 def write_files(root: Path, files: dict[str, str]) -> None:
     """Write ``path -> text`` files under ``root``."""
+    made: set[Path] = set()
     for relative, content in files.items():
         target = root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         target.write_text(content, encoding="utf-8")
 
 
