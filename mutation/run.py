@@ -73,12 +73,20 @@ MODULES = (
     Module(
         "process",
         f"{CORE}/executors/process.py",
-        (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
+        (
+            f"{CORE_TESTS}/test_host_executor.py",
+            f"{CORE_TESTS}/test_host_reaper.py",
+            f"{CORE_TESTS}/test_reaper_server.py",
+        ),
     ),
     Module(
         "host",
         f"{CORE}/executors/host.py",
-        (f"{CORE_TESTS}/test_host_executor.py", f"{CORE_TESTS}/test_host_reaper.py"),
+        (
+            f"{CORE_TESTS}/test_host_executor.py",
+            f"{CORE_TESTS}/test_host_reaper.py",
+            f"{CORE_TESTS}/test_reaper_server.py",
+        ),
     ),
     Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
     Module(
