@@ -32,8 +32,9 @@ from garuda_evals.environment import ENV_ALLOW, check_environment
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.executors.host import SHELL, HostBackend
 from garuda_evals.executors.process import reaper_available, under_reaper
-from garuda_evals.judging.judge import Judge, Verdict, _prepare, _remove_tree
+from garuda_evals.judging.judge import Judge, Verdict, _prepare
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.removal import remove_tree
 from garuda_evals.runner.selection import Selected, select
 from garuda_evals.testing import check_runner_for
 
@@ -66,7 +67,7 @@ def judged(*, reaper: bool = True, canaries: bool = True, locks: bool = True) ->
             )
             ready = _prepare(item.task, agent, folder, judge, secrets.token_hex(8))
         finally:
-            _remove_tree(agent)
+            remove_tree(agent)
         if isinstance(ready, Verdict):
             raise SystemExit(f"{item.task.id} failed before its check: {ready.reason}")
         planted = ready.canaries is not None
@@ -116,7 +117,7 @@ def check_cpu(variant: Variant, item: Selected) -> float:
         )
         used = children_cpu() - before
     finally:
-        _remove_tree(folder)
+        remove_tree(folder)
     if done.returncode != expected:
         tail = done.stdout[-2000:].decode(errors="replace")
         raise SystemExit(f"{item.task.id}: exit {done.returncode}, not {expected}:\n{tail}")

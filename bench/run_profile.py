@@ -41,7 +41,7 @@ STEPS = (
     ("  carry the change in", "garuda_evals.judging.judge:apply_change"),
     ("  lint", "garuda_evals.judging.judge:lint"),
     ("  JUnit evidence parsing", "garuda_evals.checks.junit:JUnitCheckRunner.evidence"),
-    ("  remove the judge copy", "garuda_evals.judging.judge:_remove_tree"),
+    ("  remove the judge copy", "garuda_evals.judging.judge:remove_tree"),
     ("check command (executor.run, host)", "garuda_evals.executors.host:HostExecutor.run"),
     (
         "check command (executor.run, bwrap)",
