@@ -23,6 +23,7 @@ from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.removal import remove_tree
 from garuda_evals.report.summary import summarize, task_means
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.executor_choice import choose_executor
@@ -96,7 +97,7 @@ async def _regrade_one(result: TaskResult, item: Selected, patch: Path, judge: J
         verdict = await judge_in_copy(item.task, folder, judge)
     finally:
         item.suite.release(item.task, folder)
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)  # the stored change may hold a tree too deep for rmtree
     return result.model_copy(
         update={
             "status": Status.PASS if verdict.passed else Status.FAIL,

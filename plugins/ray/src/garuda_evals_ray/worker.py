@@ -181,4 +181,6 @@ def probe(names: list[str], executor_mode: str) -> tuple[str, list[str], str]:
 
 def remove_scratch(token: str) -> None:
     """Remove this node's scratch of one run (after it ended, or was cancelled)."""
-    shutil.rmtree(scratch_root(token), ignore_errors=True)
+    from garuda_evals.api import remove_tree
+
+    remove_tree(scratch_root(token))  # an agent's tree, however deep, may be left in it
