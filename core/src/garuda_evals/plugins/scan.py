@@ -57,15 +57,20 @@ class FoundEntryPoint:
     """The distribution's name; None when the entry point has none."""
     version: str = ""
 
+    def _parts(self) -> tuple[str, str]:
+        """``value``'s module and attribute path, without its extras."""
+        module, _, attributes = self.value.split("[", 1)[0].partition(":")
+        return module.strip(), attributes.strip()
+
     @property
     def module(self) -> str:
         """The module part of ``value`` (``pkg.mod`` of ``pkg.mod:Class [extra]``)."""
-        return self.value.split("[", 1)[0].partition(":")[0].strip()
+        return self._parts()[0]
 
     def load(self) -> Any:
         """Import the module and return the object ``value`` names (as ``EntryPoint.load``)."""
-        attributes = self.value.split("[", 1)[0].partition(":")[2].strip()
-        found: Any = import_module(self.module)
+        module, attributes = self._parts()
+        found: Any = import_module(module)
         for attribute in filter(None, attributes.split(".")):
             found = getattr(found, attribute)
         return found
