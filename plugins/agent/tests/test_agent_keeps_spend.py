@@ -95,6 +95,8 @@ def test_retry_errors_reruns_the_error_run_and_marks_it(tmp_path: Path, task: An
         assert first.returncode == 2, first.stdout + first.stderr
         report = only_report(tmp_path)
         assert [r["status"] for r in report["results"]] == ["ERR"]
+        first_transcript = Path(report["results"][0]["transcript"])
+        erred = first_transcript.read_bytes()
         server.script = [Reply(writes, usage=SPENT), Reply([Text("done")], usage=SPENT)]
         again = run_garuda("eval", "--retry-errors", report["runId"], cwd=tmp_path, env=env)
     assert again.returncode == 0, again.stdout + again.stderr
@@ -103,6 +105,14 @@ def test_retry_errors_reruns_the_error_run_and_marks_it(tmp_path: Path, task: An
     (row,) = retried["results"]
     assert row["status"] == "PASS" and row["retried"] is True
     assert [r["status"] for r in retried["replaced"]] == ["ERR"]
+    # the retry has a transcript of its own; the error run's is left as it was
+    assert retried["replaced"][0]["transcript"] == str(first_transcript)
+    assert Path(row["transcript"]) == first_transcript.with_name(f"{task.id}.attempt-2.jsonl")
+    assert first_transcript.read_bytes() == erred and b"ModelCallError" in erred
+    again_transcript = Path(row["transcript"]).read_bytes()
+    assert again_transcript.count(b'"type": "start"') == 1 and b"ModelCallError" not in (
+        again_transcript
+    )
     assert retried["summary"]["attemptedRate"] == 1.0
     assert any(w.startswith("retried: 1 error run(s)") for w in retried["warnings"])
     assert "rerunning only errors can bias a rate" in again.stdout

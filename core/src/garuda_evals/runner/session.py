@@ -46,7 +46,7 @@ from garuda_evals.runner.report_build import (
     versions,
 )
 from garuda_evals.runner.resume import Resume, check_same
-from garuda_evals.runner.run import plan_jobs
+from garuda_evals.runner.run import fresh_attempts, plan_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.stored_change import ChangeStore
@@ -175,11 +175,14 @@ async def run_eval(
             jobs=keys,
         )
         write_manifest(manifest, run_dir)
-    current, _ = latest(read_results(run_dir))
+    rows = read_results(run_dir)
+    current, _ = latest(rows)
     redo = still_to_run(current, resume is not None and resume.retry_errors)
     jobs = [
         job for job, key in zip(all_jobs, keys, strict=True) if key not in current or key in redo
     ]
+    if resume is not None:
+        jobs = fresh_attempts(jobs, all_jobs, rows)
     retrying = {
         job.index
         for job, key in zip(all_jobs, keys, strict=True)
