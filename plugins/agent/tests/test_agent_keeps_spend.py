@@ -1,5 +1,6 @@
 """What a model run spent is kept: Ctrl-C during a slow model call, and ``--retry-errors``
-after a model server that failed once. Real ``garuda eval`` processes, real SIGINT."""
+after a model server that failed once; and ``--resume`` needs the key only for calls left.
+Real ``garuda eval`` processes, real SIGINT."""
 
 from __future__ import annotations
 
@@ -117,3 +118,34 @@ def test_retry_errors_reruns_the_error_run_and_marks_it(tmp_path: Path, task: An
     assert any(w.startswith("retried: 1 error run(s)") for w in retried["warnings"])
     assert "rerunning only errors can bias a rate" in again.stdout
     assert "--retry-errors" in again.stderr and "1 to run" in again.stderr
+
+
+def test_resume_needs_the_api_key_only_when_a_model_will_be_called(
+    tmp_path: Path, task: Any
+) -> None:
+    writes = [Use("write_file", {"path": p, "content": c}) for p, c in task.solution.files.items()]
+    with FakeModelServer(
+        [Reply(writes, usage=SPENT), Reply([Text("done")], usage=SPENT)]
+    ) as server:
+        env = model_env(server.url)
+        args = ("-m", MODEL, "-s", "python", "-t", task.id, "--executor", "host")
+        first = run_garuda("eval", *args, cwd=tmp_path, env=env, timeout=600)
+        assert first.returncode == 0, first.stdout + first.stderr
+        run_id = only_report(tmp_path)["runId"]
+        calls = len(server.requests)
+        without_key = {k: v for k, v in env.items() if k != "ANTHROPIC_API_KEY"}
+        finished = run_garuda("eval", "--resume", run_id, cwd=tmp_path, env=without_key)
+        assert finished.returncode == 0, finished.stderr
+        assert f"--resume {run_id}: 1 of 1 runs kept, 0 to run" in finished.stderr
+        assert len(server.requests) == calls  # not even the preflight
+        assert [r["status"] for r in only_report(tmp_path)["results"]] == ["PASS"]
+
+        journal = tmp_path / ".garuda" / "evals" / run_id / "results.jsonl"
+        journal.write_text("")  # as if the run was killed before its row was written
+        missing = run_garuda("eval", "--resume", run_id, cwd=tmp_path, env=without_key)
+    assert missing.returncode == 1, missing.stderr
+    assert missing.stderr.strip().splitlines()[-1] == (
+        f"garuda: error: {MODEL} needs an API key: set ANTHROPIC_API_KEY "
+        "(or use --agent oracle to run without a model)"
+    )
+    assert journal.read_text() == "" and len(server.requests) == calls
