@@ -1,6 +1,6 @@
-"""What a model run spent is kept: Ctrl-C during a slow model call, and ``--retry-errors``
-after a model server that failed once; and ``--resume`` needs the key only for calls left.
-Real ``garuda eval`` processes, real SIGINT."""
+"""What a model run spent is kept: Ctrl-C during a slow model call (of ``garuda eval`` and of
+``garuda ab``), and ``--retry-errors`` after a model server that failed once; and ``--resume``
+needs the key only for calls left. Real ``garuda`` processes, real SIGINT."""
 
 from __future__ import annotations
 
@@ -85,6 +85,40 @@ def test_ctrl_c_during_a_slow_model_call_keeps_what_was_spent(tmp_path: Path, ta
     run_dir = Path(row["transcript"]).parent
     lines = (run_dir / "results.jsonl").read_text().splitlines()
     assert [json.loads(line)["status"] for line in lines] == ["INT"]
+
+
+def test_ctrl_c_during_ab_keeps_the_spend_of_the_run_in_flight(tmp_path: Path, task: Any) -> None:
+    script = [
+        Reply([Text("done")], usage=SPENT),  # arm A's turn: one call, then judged
+        Reply([Use("run_command", {"command": "echo one"})], usage=SPENT),  # arm B's turn
+        Reply([Use("run_command", {"command": "echo two"})], usage=SPENT),
+        Reply([Text("done")], delay_s=300),  # still thinking when Ctrl-C comes
+    ]
+    with FakeModelServer(script) as server:
+        process = subprocess.Popen(
+            [str(GARUDA_SCRIPT), "ab", "--arm-a", "--keep-thinking on",
+             "--arm-b", "--keep-thinking off", "--max-repeat", "1",
+             "-m", MODEL, "-s", "python", "-t", task.id, "--executor", "host"],
+            cwd=tmp_path, env=model_env(server.url), text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while len(server.model_calls()) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(server.model_calls()) == 4, "arm B's third model call never came"
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    reports = [Path(p) for p in stdout.split() if p.endswith("report.json")]
+    a, b = (json.loads(p.read_text()) for p in reports)
+    assert [r["status"] for r in a["results"]] == ["FAIL"]
+    (row,) = b["results"]
+    assert (row["status"], row["steps"], row["stopReason"]) == ("INT", 3, "interrupted")
+    usage = row["usage"]
+    assert (usage["inputTokens"], usage["outputTokens"], usage["requests"]) == (6000, 400, 2)
+    assert usage["costUsd"] > 0 and b["summary"]["costUsd"] == usage["costUsd"]
+    lines = (reports[1].parent / "results.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == [row]  # the row is in the run's journal
 
 
 def test_retry_errors_reruns_the_error_run_and_marks_it(tmp_path: Path, task: Any) -> None:
