@@ -178,6 +178,7 @@ def test_resume_needs_the_api_key_only_when_a_model_will_be_called(
         journal.write_text("")  # as if the run was killed before its row was written
         missing = run_garuda("eval", "--resume", run_id, cwd=tmp_path, env=without_key)
     assert missing.returncode == 1, missing.stderr
+    assert f"--resume {run_id}: 0 of 1 runs kept, 1 to run" in missing.stderr
     assert missing.stderr.strip().splitlines()[-1] == (
         f"garuda: error: {MODEL} needs an API key: set ANTHROPIC_API_KEY "
         "(or use --agent oracle to run without a model)"

@@ -183,11 +183,6 @@ async def run_eval(
     jobs = [
         job for job, key in zip(all_jobs, keys, strict=True) if key not in current or key in redo
     ]
-    if resume is not None and jobs:
-        # checked only now: a resumed run with nothing left calls no agent (needs no API key)
-        factory.check_settings(settings)
-        factory.preflight(settings)
-        jobs = fresh_attempts(jobs, all_jobs, rows)
     retrying = {
         job.index
         for job, key in zip(all_jobs, keys, strict=True)
@@ -199,6 +194,11 @@ async def run_eval(
             f"kept, {len(jobs)} to run",
             file=stderr,
         )
+    if resume is not None and jobs:
+        # checked only now: a resumed run with nothing left calls no agent (needs no API key)
+        factory.check_settings(settings)
+        factory.preflight(settings)
+        jobs = fresh_attempts(jobs, all_jobs, rows)
     # nothing left to run: no agent is made (an agent CLI's needs the API key)
     agent = factory.create(settings) if jobs else NoopAgent()
     parallel = min(limits.parallel, len(all_jobs)) if limits.parallel else settings.parallel
