@@ -89,6 +89,7 @@ MODULES = (
         ),
     ),
     Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
+    Module("resume", f"{CORE}/runner/resume.py", (f"{CORE_TESTS}/test_resume_setup.py",)),
     Module(
         "summary",
         f"{CORE}/report/summary.py",

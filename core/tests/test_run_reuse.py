@@ -85,6 +85,8 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(
     shown = garuda("report", str(run_dir), cwd=project)
     assert shown.returncode == 1
     assert f"(1 runs saved in results.jsonl): garuda eval --resume {run_dir.name}" in shown.stderr
+    killed = (run_dir / "greet.jsonl").read_bytes()  # the killed attempt's transcript
+    assert killed.count(b'"type": "command"') == 1
 
     resumed = garuda("eval", "--resume", run_dir.name, cwd=project, env={"TMPDIR": str(scratch)})
     assert resumed.returncode == 0, resumed.stderr
@@ -102,7 +104,17 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(
         assert report["summary"][key] == uninterrupted["summary"][key], key
     assert report["interrupted"] is False and report["replaced"] == []
     assert len((run_dir / "results.jsonl").read_text().splitlines()) == 2
-    assert [r["change"] for r in report["results"]] == ["changes/add.diff", "changes/greet.diff"]
+    # the new attempt writes files of its own: the killed one's transcript is left as it was
+    assert [r["change"] for r in report["results"]] == [
+        "changes/add.diff",
+        "changes/greet.attempt-2.diff",
+    ]
+    assert [Path(r["transcript"]).name for r in report["results"]] == [
+        "add.jsonl",
+        "greet.attempt-2.jsonl",
+    ]
+    assert (run_dir / "greet.jsonl").read_bytes() == killed
+    assert (run_dir / "greet.attempt-2.jsonl").read_bytes().count(b'"type": "command"') == 1
 
 
 def test_resume_refuses_a_different_setting_suite_or_version(

@@ -119,6 +119,10 @@ def test_ab_stops_early_on_a_real_difference(coin: Path) -> None:
     assert spent < 60 and "a fixed design of --max-repeat repeats would spend 60" in lines[2]
     reports = [Path(p) for p in lines[3].split() if p.endswith("report.json")]
     runs = [json.loads(p.read_text())["results"] for p in reports]
+    for report in reports:  # run.json says what report.json says: the rounds run
+        manifest = json.loads((report.parent / "run.json").read_text())
+        repeat = json.loads(report.read_text())["settings"]["repeat"]
+        assert manifest["settings"]["repeat"] == repeat and len(manifest["jobs"]) == 3 * repeat
     assert len(runs[0]) + len(runs[1]) == spent and len(runs[0]) == len(runs[1])
     assert all(r["status"] == "PASS" for r in runs[1])
     assert "e-value" in result.stderr and "[coin/one#1] A " in result.stderr
@@ -158,9 +162,19 @@ def test_ab_bad_arms_are_one_line(coin: Path, flags: list[str], message: str) ->
     assert result.stderr.strip().splitlines()[-1].startswith(f"garuda: error: {message}")
 
 
-def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
+def garuda(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*GARUDA, *args], cwd=project, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_ctrl_c_leaves_two_ordinary_run_folders(coin: Path) -> None:
     marker = sleep_marker(31)
-    slow_b = f"case $GARUDA_TASK_ID in two) sleep {marker};; *) true;; esac"
+    mark = coin / "slept"
+    slow_b = (
+        f"case $GARUDA_TASK_ID in two) if [ -e {mark} ]; then echo 42 > answer.txt; "
+        f"else touch {mark}; sleep {marker}; fi;; *) true;; esac"
+    )
     args = ["--arm-a", arm(coin, 1.0, "a"), "--arm-b", f"--agent-command '{slow_b}'"]
     shared = ["--agent", "command", "-s", "./coin", "--executor", "host"]
     process = subprocess.Popen(
@@ -179,10 +193,41 @@ def test_ctrl_c_writes_both_partial_reports(coin: Path) -> None:
     a, b = (json.loads(p.read_text()) for p in reports)
     assert a["interrupted"] and b["interrupted"]
     # tasks run one, three, two; the first arm alternates, so A finished two before B hung
-    assert [r["task"] for r in a["results"]] == ["one", "three", "two"]
-    assert [r["task"] for r in b["results"]] == ["one", "three"]
-    assert "interrupted" in a["warnings"][-1]
+    assert [(r["task"], r["status"]) for r in a["results"]] == [
+        ("one", "PASS"), ("three", "PASS"), ("two", "PASS"),
+    ]  # fmt: skip
+    assert [(r["task"], r["status"]) for r in b["results"]] == [
+        ("one", "FAIL"), ("three", "FAIL"), ("two", "INT"),
+    ]  # fmt: skip
+    assert b["summary"]["interrupted"] == 1 and "interrupted" in a["warnings"][-1]
     assert processes_matching(f"^sleep {marker}$") == []  # killed
+    folder_a, folder_b = (p.parent for p in reports)
+    for folder, report in ((folder_a, a), (folder_b, b)):
+        manifest = json.loads((folder / "run.json").read_text())
+        assert manifest["jobs"] == ["coin/one#1", "coin/three#1", "coin/two#1"]
+        assert manifest["settings"]["repeat"] == 1 and manifest["runId"] == folder.name
+        rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+        assert rows == report["results"]
+        assert all(Path(r["transcript"]).parent == folder for r in rows)
+    assert [r["change"] for r in a["results"]] == [
+        "changes/one.diff", "changes/three.diff", "changes/two.diff",
+    ]  # fmt: skip
+    assert b"answer.txt" in (folder_a / "changes" / "two.diff").read_bytes()
+
+    listed = garuda(coin, "runs").stdout
+    assert listed.count("interrupted") == 2, listed
+    regraded = garuda(coin, "regrade", folder_a.name)
+    assert regraded.returncode == 0 and regraded.stdout.startswith("0 changed"), regraded.stderr
+    resumed = garuda(coin, "eval", "--resume", folder_b.name, "--report-format", "json")
+    assert resumed.returncode == 2, resumed.stderr  # one and three still fail
+    assert f"--resume {folder_b.name}: 2 of 3 runs kept, 1 to run" in resumed.stderr
+    done = json.loads(resumed.stdout)
+    assert [(r["task"], r["status"]) for r in done["results"]] == [
+        ("one", "FAIL"), ("three", "FAIL"), ("two", "PASS"),
+    ]  # fmt: skip
+    assert [r["status"] for r in done["replaced"]] == ["INT"]
+    assert Path(done["results"][2]["transcript"]).name == "two.attempt-2.jsonl"
+    assert Path(done["replaced"][0]["transcript"]).name == "two.jsonl"
 
 
 OBSERVER = """

@@ -4,13 +4,19 @@ Each arm is a ``garuda eval`` set-up (agent, executor, check runners, toolchains
 once, as ``run_eval`` does. Round r runs repeat r of every task in both arms, one pair at a
 time (the arm that goes first alternates); after each pair the betting e-process is updated,
 and the A/B stops as soon as it decides or after ``max_repeat`` rounds. A pair with an error
-run is left out of the test, as error runs are left out of the scored rate. Both arms' reports
-are written as ordinary run folders, so ``garuda compare`` reads them too; observers get the
-same hooks as for ``garuda eval`` (run started, events, task finished, run finished), per arm.
+run is left out of the test, as error runs are left out of the scored rate.
+
+Each arm's folder is an ordinary run folder, written as ``garuda eval`` writes one: run.json
+(rewritten as each round starts: its repeats are the rounds so far), results.jsonl (a row per
+finished run, an INT row for a run Ctrl-C stopped) and the kept changes, then report.json.
+So ``garuda compare``, ``report``, ``regrade`` and ``eval --resume`` (which completes the
+arm's last round) work on it. Observers get the same hooks as for ``garuda eval`` (run
+started, events, task finished, run finished), per arm.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,16 +31,28 @@ from garuda_evals.models.events import EventKind, RunEvent, RunStarted
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
+from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report import units
 from garuda_evals.runner.executor_choice import Choice, choose_executor
-from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id, transcript_name
-from garuda_evals.runner.report_build import build_report, save_report
+from garuda_evals.runner.journal import (
+    ResultsJournal,
+    RunManifest,
+    job_key,
+    latest,
+    read_results,
+    suite_fingerprints,
+    write_manifest,
+)
+from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
+from garuda_evals.runner.report_build import build_report, run_notes, save_report, versions
+from garuda_evals.runner.run import plan_jobs, run_one
 from garuda_evals.runner.selection import Selected, select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.session import _watch_signals as watch_signals
 from garuda_evals.runner.session import choose_agent
-from garuda_evals.runner.task_run import Job, TaskContext, run_job
+from garuda_evals.runner.stored_change import ChangeStore
+from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
 from garuda_evals.stats.paired import pairs_needed
 from garuda_evals.stats.sequential import PairedBettingTest
@@ -45,7 +63,7 @@ POWER = 0.8
 
 @dataclass
 class Arm:
-    """One arm, set up once: its settings, agent, executor and the runs it has made."""
+    """One arm, set up once: its settings, agent, executor, run folder and the runs it made."""
 
     label: str
     settings: RunSettings
@@ -56,33 +74,73 @@ class Arm:
     agent_description: dict[str, str]
     limits: RunLimits
     toolchains: dict[str, ToolchainStatus]
+    versions: dict[str, str]
     cwd: Path
     run_dir: Path
     run_id: str
     started: float = field(default_factory=time.time)
     results: list[TaskResult] = field(default_factory=list)
+    jobs: dict[str, Job] = field(default_factory=dict)
+    journal: ResultsJournal | None = None
 
-    async def run(self, item: Selected, repeat: int) -> TaskResult:
-        """Run ``item`` once more in this arm and keep the result."""
-        job = Job(
-            index=len(self.results),
-            item=item,
-            repeat=repeat,
-            transcript=self.run_dir / transcript_name(item.task.id, repeat),
+    def open(self, max_repeat: int) -> ResultsJournal:
+        """Make the run folder and plan every run it may make; return its results journal."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        for job in plan_jobs(self.selected, max_repeat, self.run_dir):
+            self.jobs[job_key(job.item.task.suite, job.item.task.id, job.repeat)] = job
+        self.journal = ResultsJournal(self.run_dir)
+        return self.journal
+
+    def close(self) -> None:
+        """Flush and close the results journal; remove the change snapshots' git folder."""
+        if self.context.changes is not None:
+            self.context.changes.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def keys(self, rounds: int) -> list[str]:
+        """The job keys of the first ``rounds`` rounds, in task order (as ``garuda eval``)."""
+        return [key for key, job in self.jobs.items() if job.repeat <= rounds]
+
+    def settings_of(self, rounds: int) -> RunSettings:
+        """The arm's settings as a run of ``rounds`` repeats (at least one)."""
+        return self.settings.model_copy(update={"repeat": max(rounds, 1)})
+
+    def begin(self, rounds: int) -> None:
+        """Write run.json for a run of ``rounds`` repeats (before the round's first run)."""
+        manifest = RunManifest(
+            run_id=self.run_id,
+            started=self.started,
+            settings=self.settings_of(rounds),
+            agent=self.agent_description,
+            versions=self.versions,
+            suites=suite_fingerprints(self.selected),
+            jobs=self.keys(max(rounds, 1)),
         )
-        result = await run_job(job, self.context)
+        write_manifest(manifest, self.run_dir)
+
+    def _finished(self, job: Job, result: TaskResult) -> None:
+        assert self.journal is not None, "open the arm first"
+        self.journal.append(result)
         self.results.append(result)
         self.registry.notify("garuda_task_finished", result=result)
-        return result
+
+    async def run(self, item: Selected, repeat: int) -> TaskResult:
+        """Run ``item`` once more in this arm; its row goes to results.jsonl (Ctrl-C: INT)."""
+        job = self.jobs[job_key(item.task.suite, item.task.id, repeat)]
+        return await run_one(job, self.context, self._finished)
 
     def save(self, rounds: int, note: str, interrupted: bool) -> tuple[Report, Path]:
-        """Write this arm's report.json (its settings say how many rounds ran)."""
-        settings = self.settings.model_copy(update={"repeat": max(rounds, 1)})
+        """Write this arm's run.json and report.json (its settings say how many rounds ran)."""
+        self.begin(rounds)
+        keys = self.keys(max(rounds, 1))
+        current, replaced = latest(read_results(self.run_dir))
+        results = [current[key] for key in keys if key in current]
         report = build_report(
             run_id=self.run_id,
             started=self.started,
             finished=time.time(),
-            settings=settings,
+            settings=self.settings_of(rounds),
             limits=self.limits,
             parallel=1,
             agent=self.agent_description,
@@ -90,12 +148,14 @@ class Arm:
             chosen_because=self.choice.reason,
             registry=self.registry,
             toolchains=self.toolchains,
-            results=self.results,
+            results=results,
             interrupted=interrupted,
+            versions_used=self.versions,
+            replaced=replaced,
         )
-        report.warnings.append(note)
-        versions = {(i.task.suite, i.task.id): task_version(i.task) for i in self.selected}
-        apply_selftest(report, versions, self.cwd)
+        report.warnings += [*run_notes(results, replaced), note]
+        digests = {(i.task.suite, i.task.id): task_version(i.task) for i in self.selected}
+        apply_selftest(report, digests, self.cwd)
         path = save_report(report, self.run_dir)
         self.registry.notify("garuda_run_finished", report=report)
         return report, path
@@ -119,7 +179,10 @@ def _keys(selected: list[Selected]) -> list[tuple[str, str]]:
 async def prepare_arm(
     label: str, settings: RunSettings, registry: PluginRegistry, cwd: Path, stderr: TextIO
 ) -> Arm:
-    """Check the arm's flags, suites, agent, executor and toolchains, as ``garuda eval`` does."""
+    """Check the arm's flags, suites, agent, executor and toolchains, as ``garuda eval`` does.
+
+    Nothing is written yet: the run folder is made by ``Arm.open`` once both arms are ready.
+    """
     factory = choose_agent(settings, registry)
     refuse_foreign_options(factory, settings, registry)
     refuse_backend_options(settings, registry)
@@ -134,9 +197,16 @@ async def prepare_arm(
     required = {n for i in selected for n in i.task.requires}
     toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     limits = factory.limits(settings) or RunLimits()
+    if selected:
+        factory.preflight(settings)
+    used = versions(
+        registry,
+        drivers=(
+            driver_names(EXECUTORS).get(choice.backend.name, ""),
+            driver_names(AGENTS).get(factory.name, ""),
+        ),
+    )
     run_id = new_run_id()
-    run_dir = evals_dir(cwd) / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
 
     def emit(kind: EventKind, job: Job, message: str) -> None:
         event = RunEvent(kind=kind, task=job.item.task.id, repeat=job.repeat, message=message)
@@ -150,6 +220,7 @@ async def prepare_arm(
         emit=emit,
         hidden=hidden_project(cwd),
         task_timeout_s=limits.task_timeout_s or settings.task_timeout_s,
+        changes=ChangeStore(),
     )
     return Arm(
         label=label,
@@ -161,8 +232,9 @@ async def prepare_arm(
         agent_description=dict(factory.describe(settings)),
         limits=limits,
         toolchains=toolchains,
+        versions=used,
         cwd=cwd,
-        run_dir=run_dir,
+        run_dir=evals_dir(cwd) / run_id,
         run_id=run_id,
     )
 
@@ -190,6 +262,8 @@ async def _play(
     """Rounds of pairs until the test decides or ``max_repeat`` rounds ran."""
     pair = 0
     for repeat in range(1, max_repeat + 1):
+        arm_a.begin(repeat)
+        arm_b.begin(repeat)
         for item_a, item_b in zip(arm_a.selected, arm_b.selected, strict=True):
             first, second = ((arm_a, item_a), (arm_b, item_b))
             if pair % 2:
@@ -221,14 +295,20 @@ async def run_ab(
     if _keys(arm_a.selected) != _keys(arm_b.selected):
         raise UsageError("--arm-a and --arm-b select different tasks; give -s/-t outside the arms")
     test = PairedBettingTest(alpha=alpha)
-    arm_a.announce(max_repeat)
-    arm_b.announce(max_repeat)
     state = {"interrupted": False}
-    with anyio.CancelScope() as scope:
-        async with anyio.create_task_group() as group:
-            group.start_soon(watch_signals, scope, state)
-            await _play(arm_a, arm_b, test, max_repeat, stderr)
-            group.cancel_scope.cancel()
+    with contextlib.ExitStack() as arms:
+        arms.callback(arm_a.close)
+        arms.callback(arm_b.close)
+        journals = (arm_a.open(max_repeat), arm_b.open(max_repeat))
+        arm_a.announce(max_repeat)
+        arm_b.announce(max_repeat)
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+                group.start_soon(watch_signals, scope, state)
+                for journal in journals:
+                    group.start_soon(journal.keep_synced)
+                await _play(arm_a, arm_b, test, max_repeat, stderr)
+                group.cancel_scope.cancel()
     interrupted = state["interrupted"]
     rounds = max((r.repeat for r in [*arm_a.results, *arm_b.results]), default=0)
     ending = "interrupted" if interrupted else f"decision: {test.decision or 'none'}"

@@ -13,6 +13,7 @@ from typing import TextIO
 import anyio
 
 from garuda_evals.agents.base import AgentFactory, RunLimits
+from garuda_evals.agents.noop import NoopAgent
 from garuda_evals.agents.refusals import refuse_backend_options, refuse_foreign_options
 from garuda_evals.errors import UsageError
 from garuda_evals.models.events import EventKind, RunEvent, RunStarted
@@ -46,7 +47,7 @@ from garuda_evals.runner.report_build import (
     versions,
 )
 from garuda_evals.runner.resume import Resume, check_same
-from garuda_evals.runner.run import plan_jobs
+from garuda_evals.runner.run import fresh_attempts, plan_jobs
 from garuda_evals.runner.selection import select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.stored_change import ChangeStore
@@ -127,7 +128,8 @@ async def run_eval(
     factory = choose_agent(settings, registry)
     refuse_foreign_options(factory, settings, registry)
     refuse_backend_options(settings, registry)
-    factory.check_settings(settings)
+    if resume is None:
+        factory.check_settings(settings)
     selected = select(registry, settings.suites, settings.task_ids)
     for suite in {id(item.suite): item.suite for item in selected}.values():
         suite.check_settings(settings)
@@ -144,7 +146,7 @@ async def run_eval(
     toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     await backend.prepare(settings, required)
     limits = factory.limits(settings) or RunLimits()
-    if selected:
+    if selected and resume is None:
         factory.preflight(settings)
     agent_description = dict(factory.describe(settings))
     used = versions(
@@ -175,7 +177,8 @@ async def run_eval(
             jobs=keys,
         )
         write_manifest(manifest, run_dir)
-    current, _ = latest(read_results(run_dir))
+    rows = read_results(run_dir)
+    current, _ = latest(rows)
     redo = still_to_run(current, resume is not None and resume.retry_errors)
     jobs = [
         job for job, key in zip(all_jobs, keys, strict=True) if key not in current or key in redo
@@ -191,7 +194,13 @@ async def run_eval(
             f"kept, {len(jobs)} to run",
             file=stderr,
         )
-    agent = factory.create(settings)
+    if resume is not None and jobs:
+        # checked only now: a resumed run with nothing left calls no agent (needs no API key)
+        factory.check_settings(settings)
+        factory.preflight(settings)
+        jobs = fresh_attempts(jobs, all_jobs, rows)
+    # nothing left to run: no agent is made (an agent CLI's needs the API key)
+    agent = factory.create(settings) if jobs else NoopAgent()
     parallel = min(limits.parallel, len(all_jobs)) if limits.parallel else settings.parallel
     live = LiveOutput(len(jobs), stream=stderr, repeats=settings.repeat > 1)
 
