@@ -14,10 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from garuda_evals.environment import ENV_ALLOW, check_environment
-from garuda_evals.errors import UsageError, describe_validation_error
+from garuda_evals.errors import UsageError
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
@@ -29,7 +27,8 @@ from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
 from garuda_evals.runner.report_build import REPORT_FILE, iso, save_report, versions
-from garuda_evals.runner.resume import find_run
+from garuda_evals.runner.run_folder import find_report
+from garuda_evals.runner.saved_report import read_report
 from garuda_evals.runner.selection import Selected, select
 from garuda_evals.runner.stored_change import ChangeError, apply_stored_change
 from garuda_evals.runner.toolchain_check import check_toolchains
@@ -57,17 +56,6 @@ class Regraded:
         lines += [f"  down  {line}" for line in self.down]
         lines += [f"  other {line}" for line in self.other]
         return "\n".join(lines) + "\n"
-
-
-def load_report(run_dir: Path) -> Report:
-    """The report.json of a run folder; one line naming the file when it cannot be read."""
-    path = run_dir / REPORT_FILE
-    if not path.is_file():
-        raise UsageError(f"{path}: not found (an unfinished run: resume it first)")
-    try:
-        return Report.model_validate_json(path.read_bytes())
-    except ValidationError as error:
-        raise UsageError(describe_validation_error(str(path), error)) from error
 
 
 def regradable(result: TaskResult) -> bool:
@@ -112,8 +100,9 @@ async def _regrade_one(result: TaskResult, item: Selected, patch: Path, judge: J
 
 async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
     """Judge every judged run of ``run`` again; save the new report as a new run."""
-    run_dir = find_run(cwd, run, "regrade")
-    original = load_report(run_dir)
+    file = find_report(cwd, run, "regrade")
+    run_dir = file.parent
+    original = read_report(file)
     if not any(regradable(result) for result in original.results):
         raise UsageError(
             f"regrade {run}: no run of {original.run_id} has a kept change to judge (only "
