@@ -276,5 +276,6 @@ def test_compare_refuses_a_foreign_file(project: Path) -> None:
     assert result.returncode == 1
     assert (
         result.stderr.strip()
-        == f"garuda: error: {foreign}: field 'schemaVersion': expected 1, got 7"
+        == f"garuda: error: {foreign}: field 'schemaVersion': expected 1, got 7 (written by a "
+        "newer garuda-evals: upgrade it to read this file)"
     )

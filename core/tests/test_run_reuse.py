@@ -168,7 +168,8 @@ def test_resume_refuses_a_different_setting_suite_or_version(
     old = garuda("regrade", run_id, cwd=project)
     assert old.returncode == 1 and old.stderr.strip().endswith(
         f"regrade {run_id}: no run of {run_id} has a kept change to judge "
-        "(only PASS and FAIL runs of a garuda that keeps changes have one)"
+        "(only PASS and FAIL runs of a garuda that keeps changes have one; a run a limit "
+        "stopped keeps its verdict)"
     )
 
 

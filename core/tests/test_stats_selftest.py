@@ -135,6 +135,10 @@ def test_only_an_oracle_run_repeated_three_times_records(tmp_path: Path) -> None
     interrupted.interrupted = True
     apply_selftest(interrupted, VERSIONS, tmp_path)
     assert not store.exists()
+    regraded = _report("oracle", 3, {"add": [F, F, F]})
+    regraded.regrade_of = "20261130-073512-3fa9"  # judged an older version's solution
+    apply_selftest(regraded, VERSIONS, tmp_path)
+    assert not store.exists()
 
     oracle = _report("oracle", 3, {"add": [P, F, P], "greet": [P, E, P], "gone": [F, F, F]})
     apply_selftest(oracle, VERSIONS, tmp_path)

@@ -319,6 +319,40 @@ def test_the_harness_ends_an_agent_that_ignores_the_task_limit(setup: Setup) -> 
     assert _leftovers() == []
 
 
+async def answer_then_block(turn: AgentTurn) -> AgentOutcome:
+    """Fix the answer, then block past the limit in a thread (cancelling cannot stop it)."""
+    (turn.workspace / "src" / "answer.txt").write_text("42\n")
+    turn.progress.steps = 1
+    await anyio.to_thread.run_sync(time.sleep, turn.timeout_s + 0.5)
+    return AgentOutcome(steps=6, usage=USAGE, stop_reason="done", notices=["late"])
+
+
+async def answer_then_swallow_the_cancel(turn: AgentTurn) -> AgentOutcome:
+    """Fix the answer, then catch the limit's cancellation and return as if done."""
+    (turn.workspace / "src" / "answer.txt").write_text("42\n")
+    try:
+        await anyio.sleep(60)
+    except anyio.get_cancelled_exc_class():
+        pass
+    return AgentOutcome(steps=6, usage=USAGE, stop_reason="done")
+
+
+@pytest.mark.parametrize("late", [answer_then_block, answer_then_swallow_the_cancel])
+def test_an_agent_that_returns_past_the_limit_fails_unjudged_however_it_got_there(
+    setup: Setup, late: Play
+) -> None:
+    backend = RecordingBackend()
+    row, _ = _run(setup, PlayedAgent(late), timeout_s=1.0, store_change=True, backend=backend)
+    assert row.status is Status.FAIL and row.stop_reason == "timeout"
+    assert row.failure == "the agent ran past the 1 s task limit"
+    assert row.check is None and len(backend.recorded.policies) == 1  # no judge
+    assert (row.steps, row.usage) == (6, USAGE)
+    assert row.agent_duration_ms >= 1000
+    assert row.change == "changes/t-2.diff"
+    assert "+42" in (setup.runs / "run" / "changes" / "t-2.diff").read_text()
+    assert _leftovers() == []
+
+
 def test_an_agent_that_raises_is_an_error_row_with_what_it_used(setup: Setup) -> None:
     row, _ = _run(setup, PlayedAgent(crash))
     assert row.status is Status.ERR and row.stop_reason == "error"

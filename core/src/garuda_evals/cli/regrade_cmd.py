@@ -11,7 +11,9 @@ import click
 @click.command("regrade")
 @click.argument("run")
 def regrade_command(run: str) -> int:
-    """Judge RUN (a run id or folder) again from its stored changes; usage and cost are kept.
+    """Judge RUN (a run id as `garuda runs` lists it, or its folder) again from its stored
+    changes; usage and cost are kept. A run a limit stopped (the task time limit, the spend
+    cap, Ctrl-C) keeps its verdict.
 
     Saves a new report linked to RUN (regradeOf) and prints how many runs changed.
     Exit codes: 0 done, 1 the run cannot be regraded.

@@ -7,14 +7,21 @@ from pathlib import Path
 import click
 
 
-def run_folder(path: Path) -> Path:
-    """The run folder of a report.json or of a run folder."""
-    return path if path.is_dir() else path.parent
+def write_output(output: Path, text: str) -> None:
+    """Write ``text`` to ``-o FILE``, making its missing folders; one line naming the flag
+    when it cannot be written."""
+    from garuda_evals.errors import UsageError
+
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"-o {output}: cannot write it: {error.strerror or error}") from error
 
 
 @click.command("report")
-@click.argument("run", type=click.Path(path_type=Path))
-@click.argument("run_b", required=False, type=click.Path(path_type=Path))
+@click.argument("run")
+@click.argument("run_b", required=False)
 @click.option(
     "--format",
     "format_name",
@@ -26,24 +33,28 @@ def run_folder(path: Path) -> Path:
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="write to this file instead of stdout",
+    help="write to this file instead of stdout (missing folders are made)",
 )
-def report_command(run: Path, run_b: Path | None, format_name: str, output: Path | None) -> int:
-    """Show a saved run (its report.json or run folder); with two runs, the A/B page."""
+def report_command(run: str, run_b: str | None, format_name: str, output: Path | None) -> int:
+    """Show a saved run (a run id as `garuda runs` lists it, its folder or its report.json);
+    with two runs, the A/B page."""
     from garuda_evals.plugins.manager import get_registry
-    from garuda_evals.report.compare import load_report
+    from garuda_evals.runner.run_folder import find_report
+    from garuda_evals.runner.saved_report import read_report
     from garuda_evals.runner.session import choose_formatter
 
     formatter = choose_formatter(get_registry(), format_name, flag="--format")
+    file = find_report(Path.cwd(), run, "report")
     if run_b is None:
-        text = formatter.render_run(load_report(run), run_folder(run))
+        text = formatter.render_run(read_report(file), file.parent)
     else:
+        file_b = find_report(Path.cwd(), run_b, "report")
         text = formatter.render_pair(
-            load_report(run), load_report(run_b), (run_folder(run), run_folder(run_b))
+            read_report(file), read_report(file_b), (file.parent, file_b.parent)
         )
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text)
         click.echo(f"report: {output}", err=True)
     return 0

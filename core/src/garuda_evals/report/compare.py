@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from garuda_evals.errors import FileFormatError, GarudaError, describe_validation_error
-from garuda_evals.files import parse_json
-from garuda_evals.models.report import SCHEMA_VERSION, Report
+from garuda_evals.errors import GarudaError
+from garuda_evals.models.report import Report
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.report import units
 from garuda_evals.report.comparison import Comparison, MetricDiff, TaskDiff, build_comparison
 from garuda_evals.report.stats_lines import layout
 from garuda_evals.report.table import rates_line, tool_calls_line
+from garuda_evals.runner.saved_report import read_report
 
 IGNORED_SETTINGS = {"report_format"}
 SHOWN = 5
@@ -21,24 +19,7 @@ SHOWN = 5
 
 def load_report(path: Path) -> Report:
     """A saved report (a report.json or its run folder); bad files name the file and field."""
-    file = path / "report.json" if path.is_dir() else path
-    saved = file.parent / "results.jsonl"
-    if not file.exists() and saved.is_file():
-        runs = saved.read_bytes().count(b"\n")
-        raise FileFormatError(
-            f"{file}: not written yet, the run stopped or is still running ({runs} runs saved "
-            f"in results.jsonl): garuda eval --resume {file.parent.name} finishes it"
-        )
-    data = parse_json(file)
-    version = data.get("schemaVersion") if isinstance(data, dict) else None
-    if version != SCHEMA_VERSION:
-        raise FileFormatError(
-            f"{file}: field 'schemaVersion': expected {SCHEMA_VERSION}, got {version!r}"
-        )
-    try:
-        return Report.model_validate(data)
-    except ValidationError as error:
-        raise FileFormatError(describe_validation_error(file, error)) from error
+    return read_report(path / "report.json" if path.is_dir() else path)
 
 
 def _flat(settings: RunSettings) -> dict[str, object]:

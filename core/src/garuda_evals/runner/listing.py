@@ -8,10 +8,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from garuda_evals.errors import GarudaError
 from garuda_evals.models.report import Report
 from garuda_evals.report import units
 from garuda_evals.runner.journal import MANIFEST_FILE, RESULTS_FILE, RunManifest
 from garuda_evals.runner.report_build import REPORT_FILE, iso
+from garuda_evals.runner.run_folder import is_run_folder
+from garuda_evals.runner.saved_report import read_report
 
 
 @dataclass(frozen=True)
@@ -28,11 +31,7 @@ def run_folders(evals: Path) -> list[Path]:
     then by when the folder last changed (two runs started in the same second)."""
     if not evals.is_dir():
         return []
-    found = [
-        p
-        for p in evals.iterdir()
-        if p.is_dir() and ((p / REPORT_FILE).is_file() or (p / MANIFEST_FILE).is_file())
-    ]
+    found = [p for p in evals.iterdir() if is_run_folder(p)]
     return sorted(found, key=lambda p: (p.name[:15], p.stat().st_mtime), reverse=True)
 
 
@@ -79,12 +78,10 @@ def describe(folder: Path) -> RunLine:
     """A run folder's line; a folder that cannot be read says so."""
     try:
         if (folder / REPORT_FILE).is_file():
-            return _from_report(
-                folder, Report.model_validate_json((folder / REPORT_FILE).read_bytes())
-            )
+            return _from_report(folder, read_report(folder / REPORT_FILE))
         manifest = RunManifest.model_validate_json((folder / MANIFEST_FILE).read_bytes())
         return _from_manifest(folder, manifest)
-    except (ValidationError, OSError, ValueError) as error:
+    except (GarudaError, ValidationError, OSError, ValueError) as error:
         first = str(error).splitlines()[0]
         return RunLine(
             folder.name, folder, (folder.name, "?", "?", "?", "-", "-", "-", f"unreadable: {first}")

@@ -14,27 +14,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from garuda_evals.environment import ENV_ALLOW, check_environment
-from garuda_evals.errors import UsageError, describe_validation_error
+from garuda_evals.errors import UsageError
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.removal import remove_tree
-from garuda_evals.report.summary import summarize, task_means
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
-from garuda_evals.runner.report_build import REPORT_FILE, iso, save_report, versions
-from garuda_evals.runner.resume import find_run
+from garuda_evals.runner.regrade_rules import direction, regradable, regraded_row
+from garuda_evals.runner.report_build import REPORT_FILE, regraded_report, save_report, versions
+from garuda_evals.runner.run_folder import find_report
+from garuda_evals.runner.saved_report import read_report
 from garuda_evals.runner.selection import Selected, select
+from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.stored_change import ChangeError, apply_stored_change
 from garuda_evals.runner.toolchain_check import check_toolchains
-
-JUDGED = (Status.PASS, Status.FAIL)
 
 
 @dataclass
@@ -59,22 +57,6 @@ class Regraded:
         return "\n".join(lines) + "\n"
 
 
-def load_report(run_dir: Path) -> Report:
-    """The report.json of a run folder; one line naming the file when it cannot be read."""
-    path = run_dir / REPORT_FILE
-    if not path.is_file():
-        raise UsageError(f"{path}: not found (an unfinished run: resume it first)")
-    try:
-        return Report.model_validate_json(path.read_bytes())
-    except ValidationError as error:
-        raise UsageError(describe_validation_error(str(path), error)) from error
-
-
-def regradable(result: TaskResult) -> bool:
-    """A run the judge decided (not an error, interruption or agent timeout) with a change."""
-    return result.status in JUDGED and result.change is not None and result.stop_reason != "timeout"
-
-
 def _policy(settings: RunSettings, cwd: Path) -> Callable[[Path], SandboxPolicy]:
     hidden = hidden_project(cwd)
     allow = (*ENV_ALLOW, *settings.agent_env)
@@ -85,7 +67,9 @@ def _policy(settings: RunSettings, cwd: Path) -> Callable[[Path], SandboxPolicy]
     return make
 
 
-async def _regrade_one(result: TaskResult, item: Selected, patch: Path, judge: Judge) -> TaskResult:
+async def _regrade_one(
+    result: TaskResult, item: Selected, patch: Path, judge: Judge, task_timeout_s: float
+) -> TaskResult:
     folder = Path(tempfile.mkdtemp(prefix=f"garuda-regrade-{item.task.id}-"))
     try:
         item.suite.materialize(item.task, folder)
@@ -98,33 +82,42 @@ async def _regrade_one(result: TaskResult, item: Selected, patch: Path, judge: J
     finally:
         item.suite.release(item.task, folder)
         remove_tree(folder)  # the stored change may hold a tree too deep for rmtree
-    return result.model_copy(
-        update={
-            "status": Status.PASS if verdict.passed else Status.FAIL,
-            "failure": verdict.reason,
-            "check": verdict.check,
-            "protected_changes": verdict.protected_changes,
-            "left_out": verdict.left_out,
-            "suspicious": verdict.suspicious,
-        }
-    )
+    return regraded_row(result, verdict, task_timeout_s)
+
+
+def _task_versions(
+    original: Report, selected: list[Selected], judged: set[tuple[str, str]]
+) -> dict[tuple[str, str], str]:
+    """Today's version of each task judged again; the original's for the tasks kept as
+    they were (their rows are the original run's)."""
+    versions = {(mean.suite, mean.task): mean.task_version for mean in original.tasks}
+    for item in selected:
+        key = (item.task.suite, item.task.id)
+        if key in judged:
+            versions[key] = task_version(item.task)
+    return versions
 
 
 async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
     """Judge every judged run of ``run`` again; save the new report as a new run."""
-    run_dir = find_run(cwd, run, "regrade")
-    original = load_report(run_dir)
-    if not any(regradable(result) for result in original.results):
+    file = find_report(cwd, run, "regrade")
+    run_dir = file.parent
+    original = read_report(file)
+    limit = original.task_timeout_s
+    if not any(regradable(result, limit) for result in original.results):
         raise UsageError(
             f"regrade {run}: no run of {original.run_id} has a kept change to judge (only "
-            "PASS and FAIL runs of a garuda that keeps changes have one)"
+            "PASS and FAIL runs of a garuda that keeps changes have one; a run a limit "
+            "stopped keeps its verdict)"
         )
     settings = original.settings
     selected = select(registry, settings.suites, settings.task_ids)
     tasks = {(item.task.suite, item.task.id): item for item in selected}
     records = registry.check_runners()
     choice = choose_executor(settings.executor, registry)
-    await check_toolchains(registry, {name for item in selected for name in item.task.requires})
+    toolchains = await check_toolchains(
+        registry, {name for item in selected for name in item.task.requires}
+    )
     env = check_environment()
     make_policy = _policy(settings, cwd)
     new_id = new_run_id()
@@ -132,41 +125,36 @@ async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
     started = time.time()
     outcome = Regraded(report=original, path=new_dir / REPORT_FILE)
     results: list[TaskResult] = []
+    judged: set[tuple[str, str]] = set()
     for result in original.results:
         item = tasks.get((result.suite, result.task))
-        if not regradable(result) or item is None or result.change is None:
+        if not regradable(result, limit) or item is None or result.change is None:
             results.append(result)
             continue
+        judged.add((result.suite, result.task))
         patch = run_dir / result.change
         runner = records[item.task.check.runner].record.load()
         judge = Judge(item.suite, choice.backend, make_policy, runner, env)
-        new = await _regrade_one(result, item, patch, judge)
+        new = await _regrade_one(result, item, patch, judge, limit)
         copied = new_dir / result.change
         copied.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(patch, copied)
         results.append(new)
-        if new.status is not result.status:
+        moved = direction(result.status, new.status)
+        if moved is not None:
             line = f"{result.suite}/{result.task}#{result.repeat}: "
             line += f"{result.status.value} -> {new.status.value}"
-            if new.status is Status.PASS:
-                outcome.up.append(line)
-            elif result.status is Status.PASS:
-                outcome.down.append(line)
-            else:
-                outcome.other.append(line)
-    finished = time.time()
-    report = original.model_copy(
-        update={
-            "run_id": new_id,
-            "started_at": iso(started),
-            "finished_at": iso(finished),
-            "regrade_of": original.run_id,
-            "versions": versions(registry, drivers=original.versions.keys()),
-            "summary": summarize(results),
-            "tasks": task_means(results),
-            "results": results,
-        }
+            {"up": outcome.up, "down": outcome.down, "other": outcome.other}[moved].append(line)
+    report = regraded_report(
+        original,
+        run_id=new_id,
+        started=started,
+        finished=time.time(),
+        results=results,
+        versions_used=versions(registry, drivers=original.versions.keys()),
+        toolchains=toolchains,
     )
+    apply_selftest(report, _task_versions(original, selected, judged), cwd)
     outcome.report = report
     outcome.path = save_report(report, new_dir)
     return outcome

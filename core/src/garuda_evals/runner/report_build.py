@@ -132,6 +132,39 @@ def build_report(
     )
 
 
+def regraded_report(
+    original: Report,
+    *,
+    run_id: str,
+    started: float,
+    finished: float,
+    results: list[TaskResult],
+    versions_used: dict[str, str],
+    toolchains: dict[str, ToolchainStatus],
+) -> Report:
+    """A regrade of ``original``, built as a run's report is: the summary and per-task means
+    from its own rows, the toolchains its check ran with; the settings, agent and executor
+    of the run it regrades (whose usage and cost its rows keep)."""
+    return original.model_copy(
+        update={
+            "run_id": run_id,
+            "started_at": iso(started),
+            "finished_at": iso(finished),
+            "wall_ms": int((finished - started) * 1000),
+            "regrade_of": original.run_id,
+            "versions": versions_used,
+            "toolchains": {**original.toolchains, **toolchain_versions(toolchains)},
+            "toolchain_probes": {
+                **original.toolchain_probes,
+                **{name: "cached" if s.cached else "probed" for name, s in toolchains.items()},
+            },
+            "summary": summarize(results),
+            "tasks": task_means(results),
+            "results": results,
+        }
+    )
+
+
 def save_report(report: Report, run_dir: Path) -> Path:
     """Write ``report.json`` atomically; return its path."""
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from garuda_evals.errors import UsageError
 from garuda_evals.runner.journal import RunManifest, read_manifest
-from garuda_evals.runner.paths import evals_dir
+from garuda_evals.runner.run_folder import find_run
 
 
 @dataclass(frozen=True)
@@ -22,17 +22,6 @@ class Resume:
     def flag(self) -> str:
         """The flag that asked for it, for messages."""
         return "--retry-errors" if self.retry_errors else "--resume"
-
-
-def find_run(cwd: Path, name: str, flag: str) -> Path:
-    """A run folder from a run id (under ``.garuda/evals``) or a path to it or its report."""
-    given = Path(name)
-    if given.name == "report.json":
-        given = given.parent
-    for candidate in (given, evals_dir(cwd) / name):
-        if candidate.is_dir():
-            return candidate
-    raise UsageError(f"{flag} {name}: no such run (not a folder, nor a run id in {evals_dir(cwd)})")
 
 
 def load_resume(cwd: Path, name: str, *, retry_errors: bool) -> Resume:

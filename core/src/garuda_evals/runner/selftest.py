@@ -95,11 +95,13 @@ def _record(report: Report, cwd: Path) -> None:
 
 
 def is_selftest(report: Report) -> bool:
-    """An oracle run, repeated 3 times or more, that was not interrupted."""
+    """An oracle run, repeated 3 times or more, that was not interrupted nor is a regrade
+    (which judges the reference solution of the task version it ran, not today's)."""
     return (
         report.agent.get("agent") == ORACLE
         and report.settings.repeat >= MIN_REPEATS
         and not report.interrupted
+        and report.regrade_of is None
     )
 
 

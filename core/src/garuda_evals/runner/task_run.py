@@ -124,6 +124,22 @@ async def _store_change(
     return job.change.relative_to(job.transcript.parent).as_posix(), None
 
 
+async def _past_the_limit(
+    row: TaskResult,
+    job: Job,
+    recorder: ChangeRecorder,
+    before: str | None,
+    workspace: Path,
+    context: TaskContext,
+) -> TaskResult:
+    """The row of a turn the task time limit ended: FAIL, not judged, its change kept."""
+    row.status, row.stop_reason = Status.FAIL, "timeout"
+    row.failure = f"the agent ran past the {context.task_timeout_s:.0f} s task limit"
+    row.change, notice = await _store_change(job, recorder, before, workspace)
+    row.notices += [notice] if notice else []
+    return row
+
+
 async def run_job(job: Job, context: TaskContext, progress: Progress | None = None) -> TaskResult:
     """Run the job. An exception in the harness or the agent is an ERR row, never a crash.
 
@@ -166,16 +182,15 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         context.emit("start", job, task.title)
         agent_started = time.monotonic()
         try:
-            with anyio.fail_after(context.task_timeout_s):
+            with anyio.fail_after(context.task_timeout_s) as limit:
                 outcome = await context.agent.run(turn)
         except TimeoutError:
             row.steps, row.usage = progress.steps, progress.usage
             row.agent_duration_ms = _elapsed_ms(agent_started)
-            row.status, row.stop_reason = Status.FAIL, "timeout"
-            row.failure = f"the agent ran past the {context.task_timeout_s:.0f} s task limit"
-            row.change, notice = await _store_change(job, recorder, before, workspace)
-            row.notices += [notice] if notice else []
-            return row
+            return await _past_the_limit(row, job, recorder, before, workspace, context)
+        # An agent that blocked, or swallowed its cancellation, returns past the limit: a
+        # timeout all the same, whatever its folder holds.
+        late = anyio.current_time() >= limit.deadline
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
         progress.steps, progress.usage = outcome.steps or 0, outcome.usage
@@ -184,6 +199,8 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         row.usage_by_model = dict(outcome.usage_by_model or progress.usage_by_model)
         with anyio.CancelScope(shield=True):
             await executor.aclose()
+        if late:
+            return await _past_the_limit(row, job, recorder, before, workspace, context)
         row.change, notice = await _store_change(job, recorder, before, workspace)
         row.notices += [notice] if notice else []
         # The harness's own budget must say so: a turn claiming it is still judged.
