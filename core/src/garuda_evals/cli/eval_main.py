@@ -11,11 +11,10 @@ import click
 from pydantic import ValidationError
 
 from garuda_evals.cli.eval_cmd import _split
+from garuda_evals.cli.eval_help import DEFAULT_SUITE
 from garuda_evals.errors import UsageError, describe_validation_error
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
-
-DEFAULT_SUITE = "basic"
 
 
 def plugin_values(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
