@@ -54,6 +54,8 @@ def test_help_and_version(project: Path) -> None:
             "--report-format yaml: unknown",
         ),
         (["eval", "--prepare", "cobol"], "--prepare cobol: unknown toolchain"),
+        (["eval", "--agent", "oracle", "-s", ""], "garuda: error: -s '': names no suite; "),
+        (["eval", "--agent", "oracle", "-s", "MINI", "-t", ","], "error: -t ,: names no task;"),
         (
             ["eval", "--agent", "oracle", "--backend", "dask", "-s", "MINI"],
             "--backend dask: unknown; choose one of: local",
