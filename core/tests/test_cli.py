@@ -54,6 +54,8 @@ def test_help_and_version(project: Path) -> None:
             "--report-format yaml: unknown",
         ),
         (["eval", "--prepare", "cobol"], "--prepare cobol: unknown toolchain"),
+        (["eval", "--agent", "oracle", "-s", ""], "garuda: error: -s '': names no suite; "),
+        (["eval", "--agent", "oracle", "-s", "MINI", "-t", ","], "error: -t ,: names no task;"),
         (
             ["eval", "--agent", "oracle", "--backend", "dask", "-s", "MINI"],
             "--backend dask: unknown; choose one of: local",
@@ -86,6 +88,7 @@ def test_oracle_and_noop_exit_codes_through_the_cli(project: Path, mini_suite: P
     )
     assert passed.returncode == 0, passed.stderr
     assert "mini/add    PASS" in passed.stdout
+    assert "[mini/add] tool: applied reference solution (1 file)\n" in passed.stderr
     failed = garuda(
         "eval", "--agent", "noop", "-s", str(mini_suite), "--executor", "host", cwd=project
     )

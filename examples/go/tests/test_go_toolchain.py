@@ -59,3 +59,17 @@ def test_list_shows_the_suite_with_its_toolchain(go: ToolchainStatus, tmp_path: 
     lines = done.stdout.splitlines()
     assert any(line.split()[:5] == ["go", "3", "tasks", "·", "needs"] for line in lines)
     assert any(line.split()[:3] == ["go", "go", go.version] for line in lines), done.stdout
+
+
+def test_the_installed_suite_is_in_all_and_in_eval_help(tmp_path: Path) -> None:
+    """An installed suite is one of ``-s all``'s, and ``--help`` names it and its toolchain."""
+    from garuda_evals.plugins.manager import get_registry
+    from garuda_evals.runner.selection import suite_names
+
+    assert "go" in suite_names(["all"], get_registry().suites())
+    done = run_garuda("eval", "--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = " ".join(done.stdout.split())
+    suites = shown.split("-s, --suite TEXT a suite (", 1)[1].split(")", 1)[0]
+    assert "go" in suites.split(", ")
+    assert "prepare a toolchain and exit: go (golang), " in shown

@@ -113,6 +113,13 @@ def test_both_rates_and_the_charts_are_on_the_page(browser: Browser, page: Path)
     assert browser.evaluate("document.querySelectorAll('svg.chart rect.bar').length") == 20
 
 
+def test_the_header_names_the_agent_once_then_its_settings(browser: Browser, page: Path) -> None:
+    browser.load(page)
+    meta = _texts(browser, "p.meta")[0]
+    assert " · agent garuda (model=fake/model) · executor bwrap · " in meta
+    assert "agent=" not in meta
+
+
 def test_a_failed_run_shows_its_reason_check_output_and_transcript(
     browser: Browser, page: Path
 ) -> None:

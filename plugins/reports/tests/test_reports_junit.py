@@ -37,6 +37,8 @@ def test_junit_of_a_hostile_run_is_valid_and_has_one_case_per_run(sample_run: Pa
     assert error is not None and error.get("type") == "ERR"
     assert by_name["beta #1"].find("failure") is None and by_name["beta #1"].find("error") is None
     assert root.get("tests") == "15" and root.get("failures") == "4" and root.get("errors") == "3"
+    properties = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert properties["agent"] == "garuda (model=fake/model)"
 
 
 def test_the_schema_rejects_what_ci_would_reject() -> None:

@@ -40,7 +40,8 @@ class OracleAgent(Agent):
         with Transcript(turn.transcript) as transcript:
             touched = apply_solution(turn.workspace, solution)
             transcript.write("solution", {"paths": touched})
-        turn.events("tool", f"applied reference solution ({len(touched)} files)")
+        files = "1 file" if len(touched) == 1 else f"{len(touched)} files"
+        turn.events("tool", f"applied reference solution ({files})")
         return AgentOutcome(steps=0, usage=Usage.known_zero(), stop_reason="done")
 
 

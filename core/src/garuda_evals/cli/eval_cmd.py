@@ -5,12 +5,14 @@ Heavy imports happen inside the command; building it imports only click and the 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from garuda_evals.cli.grouped import GroupedCommand, plugin_option
+from garuda_evals.cli import eval_help
+from garuda_evals.cli.grouped import GroupedCommand, LiveHelpOption, plugin_option
 
 if TYPE_CHECKING:
     from garuda_evals.plugins.manager import PluginRegistry
@@ -23,14 +25,15 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def _core_options(command: click.Command) -> click.Command:
+def _core_options(command: click.Command, registry: PluginRegistry) -> click.Command:
     decorators = [
         click.option(
             "-s",
             "--suite",
             "suites",
             multiple=True,
-            help="basic|hard|java|python|all|repo or a folder (repeatable)",
+            cls=LiveHelpOption,
+            help_from=partial(eval_help.suite_help, registry),
         ),
         click.option(
             "-t",
@@ -64,7 +67,8 @@ def _core_options(command: click.Command) -> click.Command:
             "--backend",
             default="local",
             show_default=True,
-            help="where runs execute: local, or an installed backend's (ray)",
+            cls=LiveHelpOption,
+            help_from=partial(eval_help.backend_help, registry),
         ),
         click.option(
             "--agent",
@@ -92,7 +96,10 @@ def _core_options(command: click.Command) -> click.Command:
             help="table, json, or a plugin's",
         ),
         click.option(
-            "--prepare", metavar="TOOLCHAIN", help="prepare a toolchain (java, python) and exit"
+            "--prepare",
+            metavar="TOOLCHAIN",
+            cls=LiveHelpOption,
+            help_from=partial(eval_help.prepare_help, registry),
         ),
         click.option(
             "--resume",
@@ -131,7 +138,7 @@ def build_eval_command(registry: PluginRegistry) -> click.Command:
         }
         return dispatch(options, cwd=Path.cwd(), registry=registry, given=given)
 
-    command = _core_options(eval_command)
+    command = _core_options(eval_command, registry)
     taken = {flag for param in command.params for flag in param.opts}
     for owner, registered in registry.options().items():
         record = registered.record

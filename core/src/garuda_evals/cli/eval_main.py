@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,10 @@ import click
 from pydantic import ValidationError
 
 from garuda_evals.cli.eval_cmd import _split
+from garuda_evals.cli.eval_help import DEFAULT_SUITE
 from garuda_evals.errors import UsageError, describe_validation_error
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
-
-DEFAULT_SUITE = "basic"
 
 
 def plugin_values(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -49,6 +49,21 @@ def typed_options(
     return typed
 
 
+EMPTY_VALUE = {
+    "-s": "names no suite; give a suite name (garuda eval --list shows them) or a folder's path",
+    "-t": "names no task; give a task id, or leave -t out to run every task",
+}
+
+
+def _named(values: tuple[str, ...], flag: str) -> list[str]:
+    """The names a repeatable, comma-separated flag gives; a value that names none (``-s ''``)
+    is refused rather than read as the flag left out."""
+    for value in values:
+        if not _split((value,)):
+            raise UsageError(f"{flag} {shlex.quote(value)}: {EMPTY_VALUE[flag]}")
+    return _split(values)
+
+
 def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSettings:
     """RunSettings from the parsed flags: core's, and every plugin's typed by its owner."""
     try:
@@ -56,8 +71,8 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             agent=options["agent"],
             agent_command=options["agent_command"],
             agent_env=list(options["agent_env"]),
-            suites=_split(options["suites"]) or [DEFAULT_SUITE],
-            task_ids=_split(options["task_ids"]),
+            suites=_named(options["suites"], "-s") or [DEFAULT_SUITE],
+            task_ids=_named(options["task_ids"], "-t"),
             repeat=options["repeat"],
             parallel=options["parallel"],
             executor=options["executor"],

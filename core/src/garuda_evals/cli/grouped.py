@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -22,6 +23,24 @@ class OwnedOption(click.Option):
         super().__init__(*args, **kwargs)
         self.owner = owner
         self.distribution = distribution
+
+
+class LiveHelpOption(click.Option):
+    """A click option whose help is written when ``--help`` shows it (from the installed
+    plugins), so building the command calls no registration hook."""
+
+    def __init__(self, *args: Any, help_from: Callable[[], str], **kwargs: Any):
+        self.help_from = help_from
+        super().__init__(*args, **kwargs)
+
+    @property
+    def help(self) -> str:
+        """The help text, made each time it is read."""
+        return self.help_from()
+
+    @help.setter
+    def help(self, _given: str | None) -> None:
+        """click's ``__init__`` sets the help; this option makes its own."""
 
 
 def plugin_option(option: Option, owner: str, distribution: str) -> click.Option:

@@ -10,6 +10,7 @@ import click
 from garuda_evals.errors import GarudaError
 from garuda_evals.plugins.known import SUITES
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.report.units import counted
 from garuda_evals.toolchains.base import Toolchain
 from garuda_evals.toolchains.probe import read_versions
 
@@ -41,7 +42,7 @@ def print_listing(registry: PluginRegistry) -> int:
     for name, registered in sorted(suites.items()):
         try:
             tasks = registered.record.load().tasks()
-            count = f"{len(tasks)} tasks"
+            count = counted(len(tasks), "task")
             strengths = sorted(t.strength for t in tasks if t.strength is not None)
             if strengths:
                 middle = statistics.median(strengths)

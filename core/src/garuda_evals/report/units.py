@@ -17,6 +17,13 @@ def tokens(count: int | float | None) -> str:
     return f"{count / 1_000_000:.2f}M"
 
 
+def counted(count: int | None, noun: str) -> str:
+    """``1 step``, ``3 steps``; an unknown count is ``? steps``."""
+    if count is None:
+        return f"? {noun}s"
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def cost(usd: float | None, incomplete: bool) -> str:
     """``$0.012``, or ``≥ $0.012 (incomplete)`` when the cost is a minimum."""
     if usd is None:

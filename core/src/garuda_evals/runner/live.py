@@ -56,7 +56,8 @@ class LiveOutput:
         self.done += 1
         self.passed += result.passed
         summary = (
-            f"{result.status.value} · {'?' if result.steps is None else result.steps} steps · {units.usage_tokens(result.usage)} · "
+            f"{result.status.value} · {units.counted(result.steps, 'step')} · "
+            f"{units.usage_tokens(result.usage)} · "
             f"{units.cost(result.usage.cost_usd, result.usage.cost_incomplete)} · "
             f"{units.seconds(result.duration_ms)}"
         )

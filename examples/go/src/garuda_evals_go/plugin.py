@@ -47,5 +47,4 @@ def garuda_suites() -> Iterator[SuiteRecord]:
         description="three Go tasks: a bug fix, a feature from tests, a change across packages",
         load=_suite,
         requires=("go",),
-        in_all=False,  # an example: `-s all` keeps meaning the first-party suites
     )

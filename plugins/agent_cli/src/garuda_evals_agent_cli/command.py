@@ -1,10 +1,11 @@
-"""``garuda agents`` (list with versions and whether each works) and ``agents install NAME``."""
+"""``garuda agents`` / ``agents list`` (each CLI with its pin and whether it works) and
+``agents install NAME``."""
 
 from __future__ import annotations
 
 import click
 
-from garuda_evals.api import GarudaError
+from garuda_evals.api import GarudaError, UsageError
 from garuda_evals_agent_cli.adapters.registry import adapters
 from garuda_evals_agent_cli.install import agents_root, install, program_path, version_of
 
@@ -12,9 +13,21 @@ from garuda_evals_agent_cli.install import agents_root, install, program_path, v
 @click.group(invoke_without_command=True)
 @click.pass_context
 def agents(context: click.Context) -> None:
-    """Agent CLIs garuda can run and meter (installed under $GARUDA_AGENTS_DIR)."""
-    if context.invoked_subcommand is not None:
-        return
+    """Agent CLIs garuda can run and meter (installed under $GARUDA_AGENTS_DIR).
+
+    Without a command, the same as: garuda agents list
+    """
+    if context.invoked_subcommand is None:
+        _list()
+
+
+@agents.command("list")
+def list_command() -> None:
+    """Each agent CLI garuda knows: its pinned version, and whether it is installed and works."""
+    _list()
+
+
+def _list() -> None:
     click.echo(f"agent CLIs in {agents_root()}:")
     for name, adapter in sorted(adapters().items()):
         program = program_path(adapter)
@@ -33,7 +46,10 @@ def install_command(name: str) -> None:
     known = adapters()
     adapter = known.get(name)
     if adapter is None:
-        raise GarudaError(f"no agent CLI '{name}'; one of: {', '.join(sorted(known))}", exit_code=2)
+        raise UsageError(
+            f"garuda agents install {name}: unknown agent CLI; "
+            f"choose one of: {', '.join(sorted(known))}"
+        )
     click.echo(f"installing {adapter.package.name}@{adapter.package.version} ...")
     program = install(adapter)
     seen = version_of(program)

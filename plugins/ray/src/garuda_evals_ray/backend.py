@@ -37,6 +37,7 @@ from garuda_evals.api import (
     interrupted_row,
     new_row,
 )
+from garuda_evals_ray.joining import check_address
 from garuda_evals_ray.nodes import Node, cluster_nodes, refusal
 from garuda_evals_ray.options import OWNER
 from garuda_evals_ray.worker import RunInput, RunOutput, execute, probe, remove_scratch
@@ -118,6 +119,7 @@ class RayBackend:
                 )
             self.owned = False
         elif options.ray_address:
+            check_address(options.ray_address)
             try:
                 ray.init(
                     address=options.ray_address,
@@ -125,9 +127,10 @@ class RayBackend:
                     logging_level=logging.ERROR,
                     log_to_driver=False,
                 )
-            except (ConnectionError, RuntimeError, ValueError) as error:
+            except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as error:
                 raise GarudaError(
-                    f"--ray-address {options.ray_address}: cannot join the cluster: {error}"
+                    f"--ray-address {options.ray_address}: cannot join the cluster: "
+                    f"{_with_cause(error)}"
                 ) from error
         else:
             ray.init(
@@ -340,6 +343,16 @@ def _describe(error: BaseException) -> str:
         return f"{type(cause).__name__}: {cause}"
     first = str(error).strip().splitlines()
     return f"{type(error).__name__}: {first[0] if first else ''}".rstrip(": ")
+
+
+def _with_cause(error: BaseException) -> str:
+    """The error's first line, and its cause's when it has one (Ray's "Failed to connect"
+    hides why)."""
+    parts = [error]
+    if error.__cause__ is not None:
+        parts.append(error.__cause__)
+    lines = [(str(part).strip().splitlines() or [type(part).__name__])[0] for part in parts]
+    return ": ".join(lines)
 
 
 def _stderr() -> Any:

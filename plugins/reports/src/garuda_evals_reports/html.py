@@ -37,7 +37,7 @@ from garuda_evals.api import (
     totals_line,
 )
 from garuda_evals_reports.charts import ChartRow, bar_chart
-from garuda_evals_reports.text import run_file, run_name
+from garuda_evals_reports.text import agent_words, run_file, run_name
 from garuda_evals_reports.transcript_view import Entry, read_transcript
 
 HTML_FILE = "report.html"
@@ -242,6 +242,7 @@ def render_report(report: Report, run_dir: Path | None) -> str:
         .get_template("report.html.j2")
         .render(
             report=report,
+            agent=agent_words(report.agent),
             rates=rates(report.summary),
             totals=totals_line(report.summary),
             grid=grid(views, report.settings.repeat),

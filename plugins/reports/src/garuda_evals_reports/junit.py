@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from garuda_evals.api import Report, ReportFormatter, Status, TaskResult
-from garuda_evals_reports.text import run_name, xml_safe
+from garuda_evals_reports.text import agent_words, run_name, xml_safe
 
 JUNIT_FILE = "junit.xml"
 INTERRUPTED = "INT"  # a run stopped by Ctrl-C: neither passed nor failed
@@ -101,7 +101,7 @@ def junit_xml(report: Report) -> str:
         properties = ET.SubElement(element, "properties")
         for name, value in (
             ("run_id", report.run_id),
-            ("agent", ", ".join(f"{k}={v}" for k, v in sorted(report.agent.items()))),
+            ("agent", agent_words(report.agent)),
             ("executor", report.executor.name),
             ("interrupted", str(report.interrupted).lower()),
         ):

@@ -18,6 +18,13 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub("?", _ANSI.sub("", text))
 
 
+def agent_words(agent: dict[str, str]) -> str:
+    """The report's agent: ``garuda (model=openai/gpt-4.1, max_steps=100)``, or ``oracle``."""
+    rest = ", ".join(f"{key}={value}" for key, value in agent.items() if key != "agent")
+    name = agent.get("agent", "?")
+    return f"{name} ({rest})" if rest else name
+
+
 def run_name(result: TaskResult, repeats: bool) -> str:
     """``suite/task`` or ``suite/task #2`` when the run repeats tasks."""
     return f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
