@@ -117,3 +117,28 @@ def test_the_start_check_leaves_nothing_behind_for_the_command(tmp_path: Path) -
         tmp_path,
     )
     assert (code, began, output) == (0, True, "bash 0\nno-function\nunset\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("# my agent\npython3 agent.py", "python3"),
+        ("  # one\n\n# two: don't stop here\nFOO=1 my-agent -p x", "my-agent"),
+        ("my-agent  # a comment after it", "my-agent"),
+        ("'#not-a-comment' x", "#not-a-comment"),
+        ("cat <<'EOF'\n# a heredoc's line\nEOF\nagent", "cat"),
+    ],
+)
+def test_first_program_reads_comments_as_bash_does(command: str, program: str) -> None:
+    assert first_program(command) == program
+
+
+def test_preflight_takes_a_command_whose_first_line_is_a_comment() -> None:
+    command = "# my agent\nsed -n 1p"
+    done = subprocess.run(["bash", "-c", command], input="x\n", capture_output=True, text=True)
+    assert done.returncode == 0, "bash runs it"
+    CommandAgentFactory().preflight(make_settings(agent="command", agent_command=command))
+    with pytest.raises(GarudaError, match="starts with 'no-such-agent-cli', which is not found"):
+        CommandAgentFactory().preflight(
+            make_settings(agent="command", agent_command="# my agent\nno-such-agent-cli")
+        )

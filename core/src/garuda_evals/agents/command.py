@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
 from garuda_evals.agents.command_start import launch_line, started
+from garuda_evals.agents.command_words import shell_words
 from garuda_evals.environment import check_environment
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.settings import RunSettings
@@ -35,12 +35,11 @@ class CommandStartError(RuntimeError):
 
 
 def first_program(command: str) -> str | None:
-    """The program the command starts with (after ``VAR=value`` words), or None when the
-    command starts with shell syntax the preflight does not follow (a subshell, a group, a
-    substitution, a redirection, a shell keyword)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    """The program the command starts with (after comments and ``VAR=value`` words), or None
+    when the command starts with shell syntax the preflight does not follow (a subshell, a
+    group, a substitution, a redirection, a shell keyword)."""
+    words = shell_words(command)
+    if words is None:
         return None
     for word in words:
         if ASSIGNMENT.match(word):
