@@ -142,3 +142,24 @@ def test_preflight_takes_a_command_whose_first_line_is_a_comment() -> None:
         CommandAgentFactory().preflight(
             make_settings(agent="command", agent_command="# my agent\nno-such-agent-cli")
         )
+
+
+def test_preflight_follows_the_home_and_names_a_file_it_cannot_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "run.sh").write_text("#!/bin/sh\ntouch ran\n")
+    settings = make_settings(agent="command", agent_command="~/run.sh --fix")
+    with pytest.raises(GarudaError) as raised:
+        CommandAgentFactory().preflight(settings)
+    assert str(raised.value) == (
+        "preflight: --agent-command starts with '~/run.sh', which is not an executable file "
+        "(chmod +x it, or put its interpreter first); no task was run"
+    )
+    (tmp_path / "run.sh").chmod(0o755)
+    CommandAgentFactory().preflight(settings)
+    work = tmp_path / "work"
+    work.mkdir()
+    code, began, output = _launch("~/run.sh --fix", work)
+    assert (code, began, output) == (0, True, "")
+    assert (work / "ran").is_file()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,11 @@ def typed_options(
     return typed
 
 
+def _absolute(path: str) -> str:
+    """A path as given on the command line, made absolute (``~`` expanded) from here."""
+    return os.path.abspath(os.path.expanduser(path))
+
+
 def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSettings:
     """RunSettings from the parsed flags: core's, and every plugin's typed by its owner."""
     try:
@@ -56,6 +62,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             agent=options["agent"],
             agent_command=options["agent_command"],
             agent_env=list(options["agent_env"]),
+            agent_mounts=[_absolute(path) for path in options.get("agent_mounts", ())],
             suites=_split(options["suites"]) or [DEFAULT_SUITE],
             task_ids=_split(options["task_ids"]),
             repeat=options["repeat"],
@@ -71,7 +78,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
         raise UsageError(describe_validation_error("flags", error)) from error
 
 
-FLAG_NAMES = {"suites": "--suite", "task_ids": "--task"}
+FLAG_NAMES = {"suites": "--suite", "task_ids": "--task", "agent_mounts": "--agent-mount"}
 OUTPUT_ONLY = frozenset({"keep", "report_format", "resume", "retry_errors", "reprobe"})
 """Flags that may differ from the run being resumed: they change no result."""
 

@@ -23,6 +23,7 @@ from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names, load_d
 from garuda_evals.plugins.known import AGENTS as KNOWN_AGENTS
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report.formatter import ReportFormatter
+from garuda_evals.runner.agent_paths import check_agent_paths
 from garuda_evals.runner.backends import choose_backend
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.journal import (
@@ -146,6 +147,9 @@ async def run_eval(
     limits = factory.limits(settings) or RunLimits()
     if selected:
         factory.preflight(settings)
+    agent = factory.create(settings)
+    if choice.backend.kind == "os":
+        check_agent_paths(agent.read_only_paths(), selected, cwd)
     agent_description = dict(factory.describe(settings))
     used = versions(
         registry,
@@ -191,7 +195,6 @@ async def run_eval(
             f"kept, {len(jobs)} to run",
             file=stderr,
         )
-    agent = factory.create(settings)
     parallel = min(limits.parallel, len(all_jobs)) if limits.parallel else settings.parallel
     live = LiveOutput(len(jobs), stream=stderr, repeats=settings.repeat > 1)
 
