@@ -90,6 +90,11 @@ MODULES = (
     ),
     Module("task_run", f"{CORE}/runner/task_run.py", (f"{CORE_TESTS}/test_task_run.py",)),
     Module(
+        "agent_paths",
+        f"{CORE}/runner/agent_paths.py",
+        (f"{CORE_TESTS}/test_agent_paths.py", f"{CORE_TESTS}/test_task_run.py"),
+    ),
+    Module(
         "summary",
         f"{CORE}/report/summary.py",
         (

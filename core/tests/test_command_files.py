@@ -11,7 +11,7 @@ from garuda_evals.agents.command import CommandAgentFactory
 from garuda_evals.agents.command_files import mount_paths, named_files
 from garuda_evals.agents.command_words import code_text
 from garuda_evals.errors import UsageError
-from garuda_evals.testing import run_settings
+from garuda_evals.testing import run_garuda, run_settings
 
 
 @pytest.fixture
@@ -104,3 +104,29 @@ def test_the_agent_is_shown_its_named_files_and_mounts(home: Path) -> None:
     missing = settings.model_copy(update={"agent_mounts": [str(home / "gone")]})
     with pytest.raises(UsageError, match=r"--agent-mount .*/gone: not found"):
         factory.check_settings(missing)
+
+
+def test_agent_mount_is_the_command_agents_flag(tmp_path: Path, mini_suite: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    done = run_garuda(
+        "eval", "--agent", "oracle", "--agent-mount", "../tools", "-s", str(mini_suite),
+        cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"garuda: error: --agent-mount {tools}: the oracle agent calls no model and cannot "
+        "honour it; --agent-mount is an option of garuda-evals for the command agent: drop it "
+        "or use that agent\n"
+    )
+    done = run_garuda(
+        "eval", "--agent", "command", "--agent-command", "true", "--agent-mount", "gone",
+        "-s", str(mini_suite), cwd=project,
+    )  # fmt: skip
+    gone = project / "gone"
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"garuda: error: --agent-mount {gone}: not found\n",
+    )
