@@ -33,10 +33,10 @@ def _within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def suite_hidden(suite: Suite, task: Task, workspace: Path | None = None) -> tuple[Path, ...]:
-    """The folders ``suite`` hides from ``task``'s commands (its ``policy`` on an empty base)."""
-    folder = workspace if workspace is not None else Path(tempfile.gettempdir())
-    return suite.policy(task, SandboxPolicy(workspace=folder)).hidden
+def suite_hidden(suite: Suite, task: Task) -> tuple[Path, ...]:
+    """The folders ``suite`` hides from ``task``'s commands: its ``policy`` on an empty base
+    (what it hides does not depend on the task's folder)."""
+    return suite.policy(task, SandboxPolicy(workspace=Path(tempfile.gettempdir()))).hidden
 
 
 def exposure(path: Path, hidden: Iterable[Path], projects: Iterable[Path]) -> str | None:

@@ -150,7 +150,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         extra = read_only_paths() if read_only_paths is not None else ()
         if extra:
             if context.backend.kind == "os":
-                refuse_exposing(extra, suite_hidden(suite, task, workspace), context.hidden)
+                refuse_exposing(extra, suite_hidden(suite, task), context.hidden)
             policy = replace(policy, read_only=(*policy.read_only, *extra))
         executor = context.backend.create(policy)
         env = check_environment()
