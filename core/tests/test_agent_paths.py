@@ -3,6 +3,7 @@ project's git folder, the saved runs, or the project as a whole."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,24 @@ def test_a_git_folder_elsewhere_is_followed(tree: Path) -> None:
         f"lies inside {real}, the project's history, which the agent must not read"
     )
     assert exposure(tree, [], [tree / "project"]) is not None
+
+
+def test_a_worktrees_git_folders_are_followed(tree: Path) -> None:
+    """``.git`` as a file (a worktree): the folder it names and the shared one stay hidden."""
+    store = tree / "main" / ".git"
+    (store / "worktrees" / "p").mkdir(parents=True)
+    (store / "objects").mkdir()
+    (store / "worktrees" / "p" / "commondir").write_text("../..\n")
+    shutil.rmtree(tree / "project" / ".git")
+    (tree / "project" / ".git").write_text(f"gitdir: {store / 'worktrees' / 'p'}\n")
+    assert exposure(store / "objects", [], [tree / "project"]) == (
+        f"lies inside {store}, the project's history, which the agent must not read"
+    )
+    assert exposure(store / "worktrees", [], [tree / "project"]) is not None
+    assert exposure(tree / "main" / "src", [], [tree / "project"]) is None
+    (tree / "project" / ".git").write_text("gitdir: ../nowhere\n")
+    assert exposure(tree / "nowhere" / "x", [], [tree / "project"]) is not None
+    assert exposure(tree / "main", [], [tree / "project"]) is None
 
 
 def test_the_preflight_names_the_path_and_stops_the_run(tree: Path, mini_suite: Path) -> None:

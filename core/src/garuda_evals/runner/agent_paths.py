@@ -33,6 +33,22 @@ def _within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
+def _git_folders(project: Path) -> list[Path]:
+    """The project's git folders: ``.git``, and for a worktree (``.git`` a file naming its
+    folder) that folder and the repository's shared one."""
+    dot_git = project / ".git"
+    found = [dot_git]
+    try:
+        text = dot_git.read_text(encoding="utf-8") if dot_git.is_file() else ""
+        if text.startswith("gitdir:"):
+            own = project / text.removeprefix("gitdir:").strip()
+            found.append(own)
+            found.append(own / (own / "commondir").read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError):
+        pass
+    return found
+
+
 def suite_hidden(suite: Suite, task: Task) -> tuple[Path, ...]:
     """The folders ``suite`` hides from ``task``'s commands: its ``policy`` on an empty base
     (what it hides does not depend on the task's folder)."""
@@ -52,7 +68,7 @@ def exposure(path: Path, hidden: Iterable[Path], projects: Iterable[Path]) -> st
     for project in map(_real, projects):
         if _within(project, path):
             return f"holds the project {project}, whose history the agent must not read"
-        for inner in (project / ".git", project / RUN_STORE):
+        for inner in (*_git_folders(project), project / RUN_STORE):
             inner = _real(inner)
             if _within(path, inner) or _within(inner, path):
                 return f"lies inside {inner}, the project's history, which the agent must not read"
