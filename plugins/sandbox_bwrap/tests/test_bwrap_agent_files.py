@@ -213,3 +213,21 @@ def test_a_mount_of_the_home_is_refused(layout: Layout) -> None:
         f"{layout.home.resolve()}, which the sandbox keeps hidden (keys, tokens): mount the "
         "folders inside it the agent needs"
     )
+
+
+def test_an_ab_arm_that_would_show_the_solution_is_refused(layout: Layout) -> None:
+    solution = layout.suite / "add" / "solution" / "src" / "calc.py"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GARUDA_", "ANTHROPIC_"))}
+    done = run_garuda(
+        "ab", "--arm-a", f"--agent command --agent-command 'cat {solution}'",
+        "--arm-b", "--agent noop", "-s", str(layout.suite), "--executor", "os",
+        cwd=layout.project, env={**env, "HOME": str(layout.home)}, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"garuda: error: preflight: the agent's path {solution.resolve()} (named in "
+        f"--agent-command or --agent-mount) lies inside {layout.suite.resolve()}, which the "
+        "suite hides from the agent (its solutions): keep the agent's files apart from it; no "
+        "task was run"
+    )
+    assert not list(layout.project.glob(".garuda/evals/*"))

@@ -27,6 +27,7 @@ from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report import units
+from garuda_evals.runner.agent_paths import check_agent_paths
 from garuda_evals.runner.executor_choice import Choice, choose_executor
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id, transcript_name
 from garuda_evals.runner.report_build import build_report, save_report
@@ -134,6 +135,9 @@ async def prepare_arm(
     required = {n for i in selected for n in i.task.requires}
     toolchains = await check_toolchains(registry, required, reprobe=settings.reprobe)
     limits = factory.limits(settings) or RunLimits()
+    agent = factory.create(settings)
+    if choice.backend.kind == "os":
+        check_agent_paths(agent.read_only_paths(), selected, cwd)
     run_id = new_run_id()
     run_dir = evals_dir(cwd) / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -144,7 +148,7 @@ async def prepare_arm(
 
     context = TaskContext(
         settings=settings,
-        agent=factory.create(settings),
+        agent=agent,
         backend=choice.backend,
         runners=runners,
         emit=emit,
