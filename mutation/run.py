@@ -96,6 +96,11 @@ MODULES = (
         (f"{CORE_TESTS}/test_regrade_rules.py",),
     ),
     Module(
+        "agent_paths",
+        f"{CORE}/runner/agent_paths.py",
+        (f"{CORE_TESTS}/test_agent_paths.py", f"{CORE_TESTS}/test_task_run.py"),
+    ),
+    Module(
         "summary",
         f"{CORE}/report/summary.py",
         (

@@ -134,10 +134,14 @@ def test_exiting_127_after_failed_work_is_a_fail_in_the_scored_rate(tmp_path: Pa
 
 
 def test_a_program_the_sandbox_does_not_show_is_an_error_naming_the_flag(tmp_path: Path) -> None:
-    """The control: found on the host (the preflight passes), not inside the sandbox."""
+    """The control: found on the host (the preflight passes), not inside the sandbox. A file
+    the command names is shown at the path its links lead to, so a link is not there."""
+    real = tmp_path / "real" / "my-agent"
+    real.parent.mkdir()
+    real.write_text("#!/bin/sh\nexit 0\n")
+    real.chmod(0o755)
     agent = tmp_path / "my-agent"
-    agent.write_text("#!/bin/sh\nexit 0\n")
-    agent.chmod(0o755)
+    agent.symlink_to(real)
     played = _play(tmp_path, f"{agent} --fix")
     assert played.status == "ERR", (played.failure, played.stderr[-1500:])
     assert played.failure is not None

@@ -117,3 +117,49 @@ def test_the_start_check_leaves_nothing_behind_for_the_command(tmp_path: Path) -
         tmp_path,
     )
     assert (code, began, output) == (0, True, "bash 0\nno-function\nunset\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("# my agent\npython3 agent.py", "python3"),
+        ("  # one\n\n# two: don't stop here\nFOO=1 my-agent -p x", "my-agent"),
+        ("my-agent  # a comment after it", "my-agent"),
+        ("'#not-a-comment' x", "#not-a-comment"),
+        ("cat <<'EOF'\n# a heredoc's line\nEOF\nagent", "cat"),
+    ],
+)
+def test_first_program_reads_comments_as_bash_does(command: str, program: str) -> None:
+    assert first_program(command) == program
+
+
+def test_preflight_takes_a_command_whose_first_line_is_a_comment() -> None:
+    command = "# my agent\nsed -n 1p"
+    done = subprocess.run(["bash", "-c", command], input="x\n", capture_output=True, text=True)
+    assert done.returncode == 0, "bash runs it"
+    CommandAgentFactory().preflight(make_settings(agent="command", agent_command=command))
+    with pytest.raises(GarudaError, match="starts with 'no-such-agent-cli', which is not found"):
+        CommandAgentFactory().preflight(
+            make_settings(agent="command", agent_command="# my agent\nno-such-agent-cli")
+        )
+
+
+def test_preflight_follows_the_home_and_names_a_file_it_cannot_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "run.sh").write_text("#!/bin/sh\ntouch ran\n")
+    settings = make_settings(agent="command", agent_command="~/run.sh --fix")
+    with pytest.raises(GarudaError) as raised:
+        CommandAgentFactory().preflight(settings)
+    assert str(raised.value) == (
+        "preflight: --agent-command starts with '~/run.sh', which is not an executable file "
+        "(chmod +x it, or put its interpreter first); no task was run"
+    )
+    (tmp_path / "run.sh").chmod(0o755)
+    CommandAgentFactory().preflight(settings)
+    work = tmp_path / "work"
+    work.mkdir()
+    code, began, output = _launch("~/run.sh --fix", work)
+    assert (code, began, output) == (0, True, "")
+    assert (work / "ran").is_file()

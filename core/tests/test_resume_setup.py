@@ -163,5 +163,5 @@ def test_load_resume_reads_the_manifest_and_the_flag(project: Path) -> None:
         load_resume(project, "gone", retry_errors=False)
     empty = project / ".garuda" / "evals" / "empty"
     empty.mkdir()
-    with pytest.raises(UsageError, match=re.escape("run.json: not found")):
+    with pytest.raises(UsageError, match=re.escape(f"--resume empty: {empty} is not a run folder")):
         load_resume(project, "empty", retry_errors=False)

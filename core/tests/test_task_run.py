@@ -120,6 +120,12 @@ class RecordingBackend(ExecutorBackend):
         return RecordingExecutor(policy, self.recorded, len(self.recorded.policies))
 
 
+class OsRecordingBackend(RecordingBackend):
+    """The recording backend, standing for an OS sandbox (its executors run on the host)."""
+
+    kind = "os"
+
+
 Play = Callable[[AgentTurn], Awaitable[AgentOutcome]]
 
 
@@ -196,6 +202,7 @@ def _run(
     store_change: bool = False,
     backend: RecordingBackend | None = None,
     progress: Progress | None = None,
+    hidden: tuple[Path, ...] = (),
 ) -> tuple[TaskResult, list[tuple[str, str]]]:
     events: list[tuple[str, str]] = []
     job = Job(
@@ -211,6 +218,7 @@ def _run(
         backend=backend or RecordingBackend(),
         runners={"junit": JUnitCheckRunner("junit")},
         emit=lambda kind, _job, message: events.append((kind, message)),
+        hidden=hidden,
         task_timeout_s=timeout_s,
     )
     row = anyio.run(lambda: run_job(job, context, progress))
@@ -281,6 +289,44 @@ def test_no_read_only_paths_leave_the_suites_policy_as_it_is(setup: Setup) -> No
             env_allow=agent_policy.env_allow,
         ),
     )
+
+
+def test_an_agent_path_that_would_show_a_hidden_folder_is_an_error_run(
+    setup: Setup, tmp_path: Path
+) -> None:
+    """Under an OS sandbox, a read-only path inside the suite's folder or the project's git
+    folder: no executor is made and the agent never runs; one inside the project elsewhere
+    is shown."""
+    project = tmp_path / "project"
+    (project / ".git" / "hooks").mkdir(parents=True)
+    (project / "tools").mkdir()
+    solution = setup.suite.root / "t" / "task.toml"
+    for path, inside in [(solution, setup.suite.root), (project / ".git" / "hooks", None)]:
+        backend = OsRecordingBackend()
+        agent = PlayedAgent(answer_42, read_only=(project / "tools", path))
+        row, _ = _run(setup, agent, backend=backend, hidden=(project,))
+        assert row.status is Status.ERR
+        where = (
+            f"{inside}, which the suite hides from the agent (its solutions)"
+            if inside
+            else f"{project / '.git'}, the project's history, which the agent must not read"
+        )
+        assert row.failure == (
+            f"GarudaError: the agent's path {path} (named in --agent-command or --agent-mount) "
+            f"lies inside {where}: keep the agent's files apart from it"
+        )
+        assert backend.recorded.policies == [] and agent.turns == []
+    backend = OsRecordingBackend()
+    row, _ = _run(
+        setup, PlayedAgent(answer_42, read_only=(project / "tools",)), backend=backend,
+        hidden=(project,),
+    )  # fmt: skip
+    assert row.status is Status.PASS, row.failure
+    assert backend.recorded.policies[0].read_only[-1] == project / "tools"
+    assert backend.recorded.policies[0].hidden[0] == project
+    # On the host nothing is hidden, so nothing is refused.
+    row, _ = _run(setup, PlayedAgent(answer_42, read_only=(solution,)), hidden=(project,))
+    assert row.status is Status.PASS, row.failure
 
 
 def test_an_agent_that_changes_nothing_fails_on_the_check(setup: Setup) -> None:

@@ -279,9 +279,13 @@ def unused_renamed_module() -> str:
 
 
 def solve_if_readable(path: Path) -> str:
-    """Apply the rounding task's solution only when ``path`` can be seen: the answer's proxy."""
+    """Apply the rounding task's solution only when ``path`` can be seen: the answer's proxy.
+
+    The file is named through its folder, so the command names no file (a named file of a
+    hidden folder is refused before any task) and the sandbox is what hides it.
+    """
     files, delete = solution_files(load_hard, "rounding")
-    return f"test -e {path} && {write_files(files, delete)}; true"
+    return f'dir={path.parent}; test -e "$dir/{path.name}" && {write_files(files, delete)}; true'
 
 
 COPY_THE_ANSWER = (

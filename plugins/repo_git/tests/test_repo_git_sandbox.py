@@ -75,9 +75,17 @@ def test_checkout_hidden_dependencies_readable(outside_tmp: Path, repo_kit: Any)
     assert oracle.returncode == 0, oracle.stdout + oracle.stderr
     assert _statuses(oracle) == ["PASS"]
 
-    cheat = f"cp {repo.root}/src/pad.js src/pad.js"
+    # Through a variable: the command names no file, so the sandbox is what hides it.
+    cheat = f'root={repo.root}; cp "$root/src/pad.js" src/pad.js'
     args = ("-s", "repo", "--agent", "command", "--agent-command", cheat)
     on_host = _garuda(repo.root, *args, "--executor", "host")
     assert _statuses(on_host) == ["PASS"], "on the host the checkout is readable"
     sandboxed = _garuda(repo.root, *args, "--executor", "os")
     assert _statuses(sandboxed) == ["FAIL"], sandboxed.stdout + sandboxed.stderr
+    named = f"cp {repo.root}/src/pad.js src/pad.js"
+    refused = _garuda(
+        repo.root, "-s", "repo", "--agent", "command", "--agent-command", named,
+        "--executor", "os",
+    )  # fmt: skip
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert f"lies inside {repo.root.resolve()}, which the suite hides" in refused.stderr

@@ -73,13 +73,24 @@ def test_an_agent_command_cannot_copy_the_installed_reference_solution(
 ) -> None:
     solution = regular_install.site / SOLUTION
     assert (solution / SOLVED_FILE).is_file()
-    steal = f"cp -r {solution}/. . ; cat {solution}/{SOLVED_FILE} > stolen.txt"
+    # Through a variable: the command names no file, so the sandbox is what stops it.
+    steal = f'found={solution}; cp -r "$found"/. . ; cat "$found"/{SOLVED_FILE} > stolen.txt'
     for cwd in (regular_install.project, regular_install.elsewhere):
         output, report = garuda(
             regular_install, cwd, "--agent", "command", "--agent-command", steal,
             "--executor", "os",
         )  # fmt: skip
         assert status(report) == "FAIL", output
+    # Named as a file, it is refused before any task: it lies inside the hidden suite.
+    done = subprocess.run(
+        [str(regular_install.venv / "bin" / "garuda"), "eval", "-s", "python", "-t", TASK,
+         "--agent", "command", "--agent-command", f"cat {solution}/{SOLVED_FILE}",
+         "--executor", "os"],
+        cwd=regular_install.elsewhere, env=regular_install.env(), capture_output=True,
+        text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"lies inside {solution.parents[1].resolve()}, which the suite hides" in done.stderr
 
 
 def read_in_sandbox(

@@ -12,9 +12,15 @@ import pytest
 
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals_sandbox.options import HOST_NETWORK, NETWORK
+from garuda_evals_sandbox.paths import is_within
 from garuda_evals_sandbox_seatbelt import SeatbeltBackend
 from garuda_evals_sandbox_seatbelt.executor import SeatbeltExecutor
-from garuda_evals_sandbox_seatbelt.profile import SANDBOX_EXEC, build_argv, build_profile
+from garuda_evals_sandbox_seatbelt.profile import (
+    SANDBOX_EXEC,
+    Profile,
+    build_argv,
+    build_profile,
+)
 
 
 def make_layout(tmp_path: Path) -> tuple[SandboxPolicy, dict[str, str], Path]:
@@ -130,10 +136,8 @@ def test_host_network_opens_ip_but_not_unix_sockets(tmp_path: Path) -> None:
     assert not any(d.startswith("network") for d in executor.info().denies)
 
 
-def test_installed_suite_data_is_denied_and_protected_paths_cannot_be_written(
-    tmp_path: Path,
-) -> None:
-    venv = tmp_path / "env"
+def plugin_venv(venv: Path) -> Path:
+    """A virtual environment at ``venv`` with a garuda plugin installed; its site-packages."""
     site = venv / "lib" / "python3.11" / "site-packages"
     dist = site / "garuda_evals_x-0.1.dist-info"
     dist.mkdir(parents=True)
@@ -142,6 +146,25 @@ def test_installed_suite_data_is_denied_and_protected_paths_cannot_be_written(
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: garuda-evals-x\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[garuda_evals]\nx = garuda_evals_x\n")
     (dist / "RECORD").write_text("garuda_evals_x/__init__.py,,\n")
+    return site
+
+
+def readable(profile: Profile, path: Path) -> bool:
+    """Whether ``profile`` lets ``path`` be read: in SBPL the last matching rule wins."""
+    allowed = False
+    for line in profile.text.splitlines():
+        rule = re.match(r"\((allow|deny) file-read\*", line)
+        names = re.findall(r'\(subpath \(param "([A-Z0-9_]+)"\)\)', line)
+        if rule and any(is_within(path, Path(profile.params[name])) for name in names):
+            allowed = rule.group(1) == "allow"
+    return allowed
+
+
+def test_installed_suite_data_is_denied_and_protected_paths_cannot_be_written(
+    tmp_path: Path,
+) -> None:
+    venv = tmp_path / "env"
+    site = plugin_venv(venv)
     work = tmp_path / "work"
     (work / "tests").mkdir(parents=True)
     (work / "tests" / "test_a.py").write_text("x")
@@ -163,3 +186,21 @@ def test_installed_suite_data_is_denied_and_protected_paths_cannot_be_written(
     assert lines[line_of(f'(param "{hide}")')].startswith("(deny file-read*")
     assert line_of('(param "WORK")') < line_of(f'(param "{protect}")')
     assert lines[line_of(f'(param "{protect}")')].startswith("(deny file-write*")
+
+
+def test_what_is_hidden_inside_a_path_shown_again_stays_hidden(tmp_path: Path) -> None:
+    """The agent's virtual environment inside the hidden home is shown again, and the
+    installed plugin's package inside it is hidden again, as the deeper mount is under bwrap."""
+    home = (tmp_path / "home").resolve()
+    venv = home / "agent" / ".venv"
+    site = plugin_venv(venv)
+    (home / ".ssh").mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    policy = SandboxPolicy(workspace=work, read_only=(venv,))
+    profile = build_profile(policy, {"PATH": "/usr/bin", "HOME": str(home)}, tmp_path / "tmp")
+    assert readable(profile, site / "other_package" / "x.py")
+    assert not readable(profile, site / "garuda_evals_x" / "suite_data" / "t1" / "solution.py")
+    assert not readable(profile, home / ".ssh" / "id_ed25519")
+    assert readable(profile, Path(profile.params["WORK"]) / "a.py")
+    assert not readable(profile, tmp_path / "elsewhere")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 from garuda_evals.agents.base import Agent, AgentFactory, AgentOutcome, AgentTurn
+from garuda_evals.agents.command_files import mount_paths, named_files
 from garuda_evals.agents.command_start import launch_line, started
+from garuda_evals.agents.command_words import shell_words
 from garuda_evals.environment import check_environment
 from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.settings import RunSettings
@@ -35,12 +36,11 @@ class CommandStartError(RuntimeError):
 
 
 def first_program(command: str) -> str | None:
-    """The program the command starts with (after ``VAR=value`` words), or None when the
-    command starts with shell syntax the preflight does not follow (a subshell, a group, a
-    substitution, a redirection, a shell keyword)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    """The program the command starts with (after comments and ``VAR=value`` words), or None
+    when the command starts with shell syntax the preflight does not follow (a subshell, a
+    group, a substitution, a redirection, a shell keyword)."""
+    words = shell_words(command)
+    if words is None:
         return None
     for word in words:
         if ASSIGNMENT.match(word):
@@ -57,15 +57,21 @@ class CommandAgent(Agent):
     """Runs ``command`` in the workspace with the prompt in a file and in GARUDA_PROMPT.
 
     The command sees the allow-listed environment plus the variables named with
-    ``--agent-env`` (an agent CLI's API key, for example).
+    ``--agent-env`` (an agent CLI's API key, for example), and in the OS sandbox, read-only,
+    the files it names and the ``--agent-mount`` paths (``read_only``, see ``command_files``).
     The prompt file sits in the workspace as ``.garuda-prompt.md`` and is removed when the
     command ends. The command's usage is unreported: tokens unknown, cost incomplete.
     The run is an error (ERR) only when the command could not start (``command_start``);
     once it started, every exit is the agent's and its work is judged.
     """
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, read_only: tuple[Path, ...] = ()) -> None:
         self.command = command
+        self.read_only = read_only
+
+    def read_only_paths(self) -> tuple[Path, ...]:
+        """The files the command names and the ``--agent-mount`` paths."""
+        return self.read_only
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Run the user's command once, with the whole task time limit."""
@@ -122,11 +128,13 @@ class CommandAgentFactory(AgentFactory):
     description = "runs --agent-command in the workspace (any agent CLI without an adapter)"
 
     def check_settings(self, settings: RunSettings) -> None:
-        """Needs --agent-command (model flags are refused by the rule for every agent)."""
+        """Needs --agent-command (model flags are refused by the rule for every agent); each
+        --agent-mount must exist and must not hold the home folder."""
         if not settings.agent_command:
             raise UsageError(
                 "--agent command needs --agent-command 'CMD' (the prompt is in $GARUDA_PROMPT)"
             )
+        mount_paths(settings.agent_mounts)
 
     def preflight(self, settings: RunSettings) -> None:
         """The command is one bash can parse, and its program exists (on the checks' PATH,
@@ -149,7 +157,13 @@ class CommandAgentFactory(AgentFactory):
         if program is None:
             return
         path = check_environment().get("PATH", os.defpath)
-        if shutil.which(program, path=path) is None and not _builtin(program):
+        where = os.path.expanduser(program) if program.startswith("~/") else program
+        if "/" in where and os.path.isfile(where) and not os.access(where, os.X_OK):
+            raise GarudaError(
+                f"preflight: --agent-command starts with '{program}', which is not an "
+                "executable file (chmod +x it, or put its interpreter first); no task was run"
+            )
+        if shutil.which(where, path=path) is None and not _builtin(program):
             raise GarudaError(
                 f"preflight: --agent-command starts with '{program}', which is not found "
                 f"(PATH={path}); no task was run"
@@ -160,9 +174,10 @@ class CommandAgentFactory(AgentFactory):
         return {"agent": self.name, "command": settings.agent_command or ""}
 
     def create(self, settings: RunSettings) -> Agent:
-        """The command agent."""
+        """The command agent, with the files its command names and the --agent-mount paths."""
         assert settings.agent_command
-        return CommandAgent(settings.agent_command)
+        paths = [*named_files(settings.agent_command), *mount_paths(settings.agent_mounts)]
+        return CommandAgent(settings.agent_command, tuple(dict.fromkeys(paths)))
 
 
 def _remove_prompt(path: Path) -> None:

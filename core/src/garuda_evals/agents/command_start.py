@@ -16,11 +16,12 @@ import shlex
 
 STARTED = "garuda: the agent command starts\n"
 CHECK = r"""__garuda_start() {
-  local found line interpreter words word
+  local found line interpreter words word program=$1
   case "$(type -t -- "$1")" in
     builtin | keyword | function) return 0 ;;
   esac
-  if [[ "$1" == */* ]]; then found=$1; else found=$(type -P -- "$1"); fi
+  [[ "$program" == "~/"* ]] && program=$HOME/${program#"~/"}
+  if [[ "$program" == */* ]]; then found=$program; else found=$(type -P -- "$program"); fi
   if [[ -z "$found" || ! -e "$found" ]]; then
     printf "garuda: --agent-command starts with '%s', which is not found here (PATH=%s)\n" \
       "$1" "$PATH"

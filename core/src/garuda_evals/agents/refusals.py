@@ -24,7 +24,11 @@ class ScopedValue:
     distribution: str
 
 
-CORE_SCOPED = (("--agent-command", "agent_command"), ("--agent-env", "agent_env"))
+CORE_SCOPED = (
+    ("--agent-command", "agent_command"),
+    ("--agent-env", "agent_env"),
+    ("--agent-mount", "agent_mounts"),
+)
 COMMAND_AGENTS = ("command",)
 
 

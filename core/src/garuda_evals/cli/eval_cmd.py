@@ -80,6 +80,13 @@ def _core_options(command: click.Command, registry: PluginRegistry) -> click.Com
         click.option(
             "--agent-env", multiple=True, help="with --agent command: pass this variable through"
         ),
+        click.option(
+            "--agent-mount",
+            "agent_mounts",
+            multiple=True,
+            metavar="PATH",
+            help="with --agent command: show this file or folder to the command, read-only",
+        ),
         click.option("--keep", is_flag=True, help="keep scratch folders"),
         click.option(
             "--reprobe",

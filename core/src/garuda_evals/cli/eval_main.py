@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -64,6 +65,11 @@ def _named(values: tuple[str, ...], flag: str) -> list[str]:
     return _split(values)
 
 
+def _absolute(path: str) -> str:
+    """A path as given on the command line, made absolute (``~`` expanded) from here."""
+    return os.path.abspath(os.path.expanduser(path))
+
+
 def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSettings:
     """RunSettings from the parsed flags: core's, and every plugin's typed by its owner."""
     try:
@@ -71,6 +77,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             agent=options["agent"],
             agent_command=options["agent_command"],
             agent_env=list(options["agent_env"]),
+            agent_mounts=[_absolute(path) for path in options.get("agent_mounts", ())],
             suites=_named(options["suites"], "-s") or [DEFAULT_SUITE],
             task_ids=_named(options["task_ids"], "-t"),
             repeat=options["repeat"],
@@ -86,7 +93,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
         raise UsageError(describe_validation_error("flags", error)) from error
 
 
-FLAG_NAMES = {"suites": "--suite", "task_ids": "--task"}
+FLAG_NAMES = {"suites": "--suite", "task_ids": "--task", "agent_mounts": "--agent-mount"}
 OUTPUT_ONLY = frozenset({"keep", "report_format", "resume", "retry_errors", "reprobe"})
 """Flags that may differ from the run being resumed: they change no result."""
 

@@ -19,6 +19,8 @@ class RunSettings(Model):
     agent: str | None = None
     agent_command: str | None = None
     agent_env: list[str] = Field(default_factory=list)
+    agent_mounts: list[str] = Field(default_factory=list)
+    """``--agent-mount``: absolute paths shown read-only to the command agent."""
     suites: list[str] = Field(default_factory=lambda: ["basic"])
     task_ids: list[str] = Field(default_factory=list)
     repeat: int = 1

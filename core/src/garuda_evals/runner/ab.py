@@ -50,7 +50,7 @@ from garuda_evals.runner.run import plan_jobs, run_one
 from garuda_evals.runner.selection import Selected, select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.session import _watch_signals as watch_signals
-from garuda_evals.runner.session import choose_agent
+from garuda_evals.runner.session import choose_agent, make_agent
 from garuda_evals.runner.stored_change import ChangeStore
 from garuda_evals.runner.task_run import Job, TaskContext
 from garuda_evals.runner.toolchain_check import check_toolchains
@@ -206,6 +206,7 @@ async def prepare_arm(
             driver_names(AGENTS).get(factory.name, ""),
         ),
     )
+    agent = make_agent(factory, settings, choice.backend.kind, selected, cwd)
     run_id = new_run_id()
 
     def emit(kind: EventKind, job: Job, message: str) -> None:
@@ -214,7 +215,7 @@ async def prepare_arm(
 
     context = TaskContext(
         settings=settings,
-        agent=factory.create(settings),
+        agent=agent,
         backend=choice.backend,
         runners=runners,
         emit=emit,

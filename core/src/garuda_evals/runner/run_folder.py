@@ -39,7 +39,7 @@ def find_run(cwd: Path, name: str, what: str) -> Path:
     """The run folder ``name`` means; one line naming ``what`` (the command or flag) and the
     name when there is none, or when the folder is not a run's."""
     given = Path(name)
-    if given.is_file():
+    if given.is_file() and is_run_folder(given.parent):
         return given.parent
     if given.name in (REPORT_FILE, MANIFEST_FILE):
         given = given.parent  # a run's report.json that is not written yet

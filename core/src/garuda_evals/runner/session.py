@@ -12,7 +12,7 @@ from typing import TextIO
 
 import anyio
 
-from garuda_evals.agents.base import AgentFactory, RunLimits
+from garuda_evals.agents.base import Agent, AgentFactory, RunLimits
 from garuda_evals.agents.noop import NoopAgent
 from garuda_evals.agents.refusals import refuse_backend_options, refuse_foreign_options
 from garuda_evals.errors import UsageError
@@ -24,6 +24,7 @@ from garuda_evals.plugins.drivers import AGENTS, EXECUTORS, driver_names, load_d
 from garuda_evals.plugins.known import AGENTS as KNOWN_AGENTS
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.report.formatter import ReportFormatter
+from garuda_evals.runner.agent_paths import check_agent_paths
 from garuda_evals.runner.backends import choose_backend
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.journal import (
@@ -48,7 +49,7 @@ from garuda_evals.runner.report_build import (
 )
 from garuda_evals.runner.resume import Resume, check_same
 from garuda_evals.runner.run import fresh_attempts, plan_jobs
-from garuda_evals.runner.selection import select
+from garuda_evals.runner.selection import Selected, select
 from garuda_evals.runner.selftest import apply_selftest, task_version
 from garuda_evals.runner.stored_change import ChangeStore
 from garuda_evals.runner.task_run import Job, TaskContext
@@ -81,6 +82,21 @@ def choose_agent(settings: RunSettings, registry: PluginRegistry) -> AgentFactor
         AGENTS, name, what="agent", known=KNOWN_AGENTS, plugins=registry
     )
     return factory
+
+
+def make_agent(
+    factory: AgentFactory,
+    settings: RunSettings,
+    executor_kind: str,
+    selected: list[Selected],
+    cwd: Path,
+) -> Agent:
+    """The run's agent; under an OS sandbox, the paths it shows read-only (its own files)
+    are first checked against what the sandbox hides (``check_agent_paths``)."""
+    agent = factory.create(settings)
+    if executor_kind == "os":
+        check_agent_paths(agent.read_only_paths(), selected, cwd)
+    return agent
 
 
 def choose_formatter(
@@ -148,6 +164,13 @@ async def run_eval(
     limits = factory.limits(settings) or RunLimits()
     if selected and resume is None:
         factory.preflight(settings)
+    # made before the run folder: an agent that cannot be made, or shows what the sandbox
+    # hides, leaves nothing behind (a resumed run's is made once it has runs left)
+    agent = (
+        make_agent(factory, settings, choice.backend.kind, selected, cwd)
+        if resume is None
+        else None
+    )
     agent_description = dict(factory.describe(settings))
     used = versions(
         registry,
@@ -199,8 +222,9 @@ async def run_eval(
         factory.check_settings(settings)
         factory.preflight(settings)
         jobs = fresh_attempts(jobs, all_jobs, rows)
+        agent = make_agent(factory, settings, choice.backend.kind, selected, cwd)
     # nothing left to run: no agent is made (an agent CLI's needs the API key)
-    agent = factory.create(settings) if jobs else NoopAgent()
+    agent = agent or NoopAgent()
     parallel = min(limits.parallel, len(all_jobs)) if limits.parallel else settings.parallel
     live = LiveOutput(len(jobs), stream=stderr, repeats=settings.repeat > 1)
 

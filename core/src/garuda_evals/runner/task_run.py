@@ -18,6 +18,7 @@ from garuda_evals.models.events import EventKind
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.removal import remove_tree
+from garuda_evals.runner.agent_paths import refuse_exposing, suite_hidden
 from garuda_evals.runner.check import Judge, judge_in_copy
 from garuda_evals.runner.selection import Selected
 from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, ChangeStore
@@ -164,6 +165,8 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         read_only_paths = getattr(context.agent, "read_only_paths", None)
         extra = read_only_paths() if read_only_paths is not None else ()
         if extra:
+            if context.backend.kind == "os":
+                refuse_exposing(extra, suite_hidden(suite, task), context.hidden)
             policy = replace(policy, read_only=(*policy.read_only, *extra))
         executor = context.backend.create(policy)
         env = check_environment()

@@ -107,18 +107,23 @@ def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Pa
 
     The allow-list is the bwrap backend's (``garuda_evals_sandbox.view``): the system
     (``SYS_n``), the toolchains and the Python environment (``SHOW_n``). Inside them the
-    ``HIDE_n`` folders (homes, hidden paths, installed plugins' suite data) are denied, and
-    the ``RESHOW_n`` paths inside those (``~/.m2/repository``) allowed again; later rules win.
+    ``HIDE_n`` folders (homes, hidden paths, installed plugins' suite data) are denied, the
+    ``RESHOW_n`` paths inside those (``~/.m2/repository``, the agent's file in the hidden
+    project) allowed again, and the ``REHIDE_n`` hidden paths inside a reshown one (a plugin's
+    package in a shown environment there) denied again; later rules win, so the deepest
+    rule decides, as the deepest mount does under bwrap.
     ``PROTECT_n`` (read-only paths inside WORK) cannot be written.
     """
     view = plan_view(policy, env)
     hidden = [*view.emptied, *view.blanked]
     reshown = [p for p in view.shown if any(is_within(p, h) and p != h for h in hidden)]
+    rehidden = [h for h in hidden if any(is_within(h, p) and h != p for p in reshown)]
     params = {"WORK": str(view.workspace), "TMP": str(canonical(private_tmp))}
     params |= {f"SYS_{i}": str(canonical(path)) for i, path in enumerate(MACOS_SYSTEM)}
     params |= {f"SHOW_{i}": str(path) for i, path in enumerate(view.shown)}
     params |= {f"HIDE_{i}": str(path) for i, path in enumerate(hidden)}
     params |= {f"RESHOW_{i}": str(path) for i, path in enumerate(reshown)}
+    params |= {f"REHIDE_{i}": str(path) for i, path in enumerate(rehidden)}
     params |= {f"PROTECT_{i}": str(path) for i, path in enumerate(view.protected)}
     reads = " ".join(
         ['(literal "/")', _subpaths("SYS", len(MACOS_SYSTEM)), _subpaths("SHOW", len(view.shown))]
@@ -128,6 +133,8 @@ def build_profile(policy: SandboxPolicy, env: Mapping[str, str], private_tmp: Pa
         text += f"(deny file-read* {_subpaths('HIDE', len(hidden))})\n"
     if reshown:
         text += f"(allow file-read* {_subpaths('RESHOW', len(reshown))})\n"
+    if rehidden:
+        text += f"(deny file-read* {_subpaths('REHIDE', len(rehidden))})\n"
     text += '(allow file-read* file-write* (subpath (param "WORK")) (subpath (param "TMP")))\n'
     if view.protected:
         text += f"(deny file-write* {_literals('PROTECT', len(view.protected))})\n"
