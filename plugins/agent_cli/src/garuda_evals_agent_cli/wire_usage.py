@@ -73,12 +73,9 @@ def events_of(body: bytes) -> list[dict[str, Any]]:
     for line in text.splitlines():
         if not line.startswith("data:"):
             continue
-        data = line[5:].strip()
-        if not data or data == "[DONE]":
-            continue
         try:
-            item = json.loads(data)
-        except json.JSONDecodeError:
+            item = json.loads(line[5:])
+        except json.JSONDecodeError:  # ``[DONE]``, an empty or a cut line
             continue
         if isinstance(item, dict):
             found.append(item)
