@@ -141,6 +141,16 @@ MODULES = (
         f"{PLUGINS}/sandbox_bwrap/src/garuda_evals_sandbox_bwrap/argv.py",
         (f"{PLUGINS}/sandbox_bwrap/tests/test_bwrap_argv.py",),
     ),
+    Module(
+        "wire_usage",
+        f"{PLUGINS}/agent_cli/src/garuda_evals_agent_cli/wire_usage.py",
+        (f"{PLUGINS}/agent_cli/tests/test_wire_usage.py",),
+    ),
+    Module(
+        "proxy_keys",
+        f"{PLUGINS}/agent_cli/src/garuda_evals_agent_cli/keys.py",
+        (f"{PLUGINS}/agent_cli/tests/test_keys.py",),
+    ),
 )
 
 TEST_FILES = ("core/tests/**/test_*.py", "plugins/*/tests/**/test_*.py")
@@ -180,6 +190,8 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/sandbox_bwrap/tests/test_bwrap_proxy_path.py",
     ),
     "task_run": ("core/tests/test_run_backends.py",),
+    # real SDKs through the proxy: the same rules end to end, 45 s a run
+    "wire_usage": ("plugins/agent_cli/tests/test_proxy.py",),
     "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
     "repo_rules": (
         "plugins/repo_git/tests/test_repo_git_node.py",

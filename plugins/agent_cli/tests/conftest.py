@@ -39,6 +39,12 @@ def codex(agents_dir: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def aider(agents_dir: Path) -> Path:
+    """aider, pinned, installed once."""
+    return installed("aider", agents_dir)
+
+
+@pytest.fixture(scope="session")
 def python_task() -> Any:
     """The python suite's first task."""
     suites = PluginRegistry().collect("garuda_suites")

@@ -1,14 +1,14 @@
 """aider (real, pinned, from PyPI) under garuda against the fake OpenAI server, metered.
 
 aider edits through text, not tool calls: the scripted reply holds SEARCH/REPLACE blocks that
-turn the task's files into its reference solution."""
+turn the task's files into its reference solution (``aider_edits``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from garuda_evals_agent.testing import Reply, Text, Tokens
-from garuda_evals_agent_cli.testing import Solve, check_metered_pass
+from garuda_evals_agent_cli.testing import Solve, aider_edits, check_metered_pass
 
 MODEL = "openai/gpt-4.1"
 REAL_KEY = "sk-real-key-for-aider-0123456789"
@@ -19,18 +19,8 @@ OPENAI = {
 }
 
 
-def edits(task: Any) -> str:
-    """aider's diff format: each solution file's whole old text replaced by its new text."""
-    blocks = [
-        f"{path}\n```python\n<<<<<<< SEARCH\n{task.files[path]}=======\n{text}"
-        ">>>>>>> REPLACE\n```\n"
-        for path, text in task.solution.files.items()
-    ]
-    return "Here is the fix.\n\n" + "\n".join(blocks)
-
-
 def test_aider_solves_a_task_in_the_sandbox_metered(solve: Solve, python_task: Any) -> None:
-    script = [Reply([Text(edits(python_task))], usage=Tokens(3000, 400, 1000))]
+    script = [Reply([Text(aider_edits(python_task))], usage=Tokens(3000, 400, 1000))]
     run = solve("aider", MODEL, script, **OPENAI)
     check_metered_pass(
         run, steps=1, usage=Tokens(3000, 400, 1000), key=("authorization", f"Bearer {REAL_KEY}")

@@ -17,12 +17,19 @@ import anthropic
 import openai
 import pytest
 
-from garuda_evals_agent.testing import FakeModelServer, Reply, Text, Tokens
+from garuda_evals_agent.testing import FakeModelServer, Fault, Reply, Text, Tokens
 from garuda_evals_agent_cli.proxy import Budget, ProxySession
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, upstream_for
 from garuda_evals_agent_cli.wire_usage import CLAMPED
 
 REAL = "real-key-0123"
+RATE = 15e-6
+"""The reserve rate the factory sets for claude-sonnet-4-5 (its output price per token)."""
+ASK = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 50,
+    "messages": [{"role": "user", "content": "hi"}],
+}
 
 Start = Callable[..., tuple[FakeModelServer, ProxySession, str]]
 
@@ -33,15 +40,16 @@ def proxied(tmp_path: Path) -> Iterator[Start]:
     opened: list[tuple[FakeModelServer, ProxySession]] = []
 
     def start(
-        provider: str, script: list[Any], max_cost: float | None = None
+        provider: str, script: list[Any], max_cost: float | None = None, prices: str = ""
     ) -> tuple[FakeModelServer, ProxySession, str]:
         server = FakeModelServer(script).__enter__()
         base = f"{server.url}/v1" if provider == "openai" else server.url
         var = {"anthropic": "ANTHROPIC", "openai": "OPENAI", "gemini": "GOOGLE_GEMINI"}[provider]
         key_var = "GEMINI_API_KEY" if provider == "gemini" else f"{var}_API_KEY"
-        environ = {f"{var}_BASE_URL": base, key_var: REAL, "GARUDA_PRICE_PROVIDER": ""}
+        environ = {f"{var}_BASE_URL": base, key_var: REAL, "GARUDA_PRICE_PROVIDER": prices}
         upstream = upstream_for(provider, environ)
-        session = ProxySession(upstream, Budget(max_cost), tmp_path / "transcript.jsonl")
+        budget = Budget(max_cost, reserve_usd_per_token=RATE if max_cost else 0.0)
+        session = ProxySession(upstream, budget, tmp_path / "transcript.jsonl")
         url = f"http://127.0.0.1:{session.listen_tcp()}{upstream.base_path}"
         opened.append((server, session))
         return server, session, url
@@ -272,12 +280,97 @@ def test_the_real_key_goes_only_where_a_key_belongs(proxied, tmp_path):
     assert REAL not in (tmp_path / "transcript.jsonl").read_text()
 
 
-def test_a_key_query_parameter_gets_the_real_key():
-    from garuda_evals_agent_cli.proxy import _with_key
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_an_upstream_that_echoes_the_url_never_hands_back_the_real_key(proxied, tmp_path, provider):
+    """Cheat: ask for an unknown URL with ``key=<placeholder>``; OpenAI answers 404 naming the
+    URL. Only Gemini takes its key in the URL: for any other provider the parameter stays
+    the placeholder, and the agent learns nothing it did not have."""
+    server, session, url = proxied(provider, [])
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(f"{url}/files?purpose=x&key={PLACEHOLDER_KEY}")
+    session.close_listeners()
+    echoed = answer.value.read().decode()
+    assert f"key={PLACEHOLDER_KEY}" in echoed and REAL not in echoed
+    assert server.requests[0]["target"].endswith(f"/files?purpose=x&key={PLACEHOLDER_KEY}")
+    assert REAL not in (tmp_path / "transcript.jsonl").read_text()
 
-    path = f"/v1beta/models/m:streamGenerateContent?alt=sse&key={PLACEHOLDER_KEY}"
-    assert _with_key(path, REAL) == "/v1beta/models/m:streamGenerateContent?alt=sse&key=" + REAL
-    assert _with_key(f"/x/{PLACEHOLDER_KEY}", REAL) == f"/x/{PLACEHOLDER_KEY}"
+
+def test_gemini_key_parameter_travels_in_its_header_not_the_url(proxied, tmp_path):
+    """Gemini's ``key=`` is the one key a URL carries: it leaves the URL and goes in
+    ``x-goog-api-key``, so a 404 naming the URL shows no key either."""
+    server, session, url = proxied("gemini", [Reply([Text("g")], usage=Tokens(30, 4))])
+    request = urllib.request.Request(
+        f"{url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key={PLACEHOLDER_KEY}",
+        data=json.dumps({"contents": [{"parts": [{"text": "hi"}]}]}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert b'"g"' in urllib.request.urlopen(request).read()
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(f"{url}/v1beta/nothing?key={PLACEHOLDER_KEY}")
+    session.close_listeners()
+    call, missing = server.requests
+    assert call["target"] == "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+    assert header(call, "x-goog-api-key") == REAL and session.usage().output_tokens == 4
+    assert missing["target"] == "/v1beta/nothing" and header(missing, "x-goog-api-key") == REAL
+    assert REAL not in answer.value.read().decode()
+    assert REAL not in (tmp_path / "transcript.jsonl").read_text()
+
+
+@pytest.mark.parametrize(
+    ("fault", "seen"),
+    [(Fault(drop=True), "RemoteProtocolError"), (Fault(in_stream=True), "APIStatusError")],
+    ids=["cut-after-start", "overloaded"],
+)
+def test_a_broken_anthropic_stream_has_unknown_tokens(proxied, tmp_path, fault, seen):
+    """A stream cut after ``message_start``, or ended by an ``overloaded_error`` event, was
+    recorded as a complete call (message_start's placeholder output count taken as the
+    answer). As the built-in agent reads it: tokens unknown, the input it reported a
+    minimum, the call's reservation counted."""
+    server, session, url = proxied("anthropic", [fault])
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    with pytest.raises(Exception) as broke, client.messages.stream(**ASK) as stream:
+        stream.get_final_message()
+    assert type(broke.value).__name__ == seen  # the client saw the break too
+    session.close_listeners()
+    usage = session.usage()
+    assert session.steps == 1 and len(server.model_calls()) == 1
+    assert not usage.tokens_known and usage.cost_incomplete and usage.unreported_requests == 1
+    assert (usage.input_tokens, usage.output_tokens) == (100, 0)
+    assert usage.unreported_tokens > ASK["max_tokens"] and usage.cost_usd > 0
+    (response,) = lines(tmp_path, "proxy_response")
+    assert response["usage"]["reported"] is False
+
+
+def test_without_usage_reports_the_cap_counts_reservations(proxied):
+    """``--max-cost`` counted only priced usage: against an API that reports none, every call
+    went through. Each now counts its reservation at the model's dearest token."""
+    script = [Reply([Text("a")], usage=None), Reply([Text("b")], usage=None)]
+    server, session, url = proxied("anthropic", script, max_cost=0.0005)
+    client = anthropic.Anthropic(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    client.messages.create(**ASK)
+    with pytest.raises(anthropic.BadRequestError, match="spend cap"):
+        client.messages.create(**ASK)
+    session.close_listeners()
+    usage = session.usage()
+    assert len(server.model_calls()) == 1 and session.refused == 1
+    assert usage.unreported_tokens > ASK["max_tokens"]
+    assert session.budget.spent_usd == pytest.approx(usage.unreported_tokens * RATE)
+
+
+def test_under_a_cap_a_call_on_a_model_without_price_is_refused(proxied, tmp_path):
+    """A CLI may call another model than ``-m``'s; one the cap cannot price would spend
+    unseen by it. Refused, as a run whose model has no price is at start."""
+    script = [Reply([Text("a")], usage=Tokens(10, 5))]
+    server, session, url = proxied("openai", script, max_cost=1.0, prices="openai")
+    client = openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0)
+    with pytest.raises(openai.BadRequestError, match="no known price"):
+        client.responses.create(model="no-such-model-x", input="hi")
+    assert client.responses.create(model="gpt-5", input="hi").output_text == "a"
+    session.close_listeners()
+    assert [call["body"]["model"] for call in server.model_calls()] == ["gpt-5"]
+    assert session.steps == 1 and session.budget.spent_usd > 0
+    assert any("no-such-model-x" in note for note in session.usage().notes)
+    assert lines(tmp_path, "proxy_refused")[0]["reason"] == "no known price"
 
 
 def test_a_call_still_running_when_the_task_ends_is_not_zero(proxied, monkeypatch):

@@ -109,11 +109,12 @@ def choose_formatter(
     return formatters[name].record.load()
 
 
-def exit_code(results: list[TaskResult], interrupted: bool) -> int:
-    """0 when every run passed, 130 when interrupted, else 2."""
+def exit_code(results: list[TaskResult], interrupted: bool, planned: int) -> int:
+    """0 when every one of the ``planned`` runs ran and passed, 130 when interrupted, else 2
+    (a run the spend cap kept from starting has no row, and did not pass)."""
     if interrupted:
         return EXIT_INTERRUPTED
-    if results and all(r.status is Status.PASS for r in results):
+    if results and len(results) == planned and all(r.status is Status.PASS for r in results):
         return EXIT_ALL_PASSED
     return EXIT_NOT_ALL_PASSED
 
@@ -305,4 +306,5 @@ async def run_eval(
     registry.notify("garuda_run_finished", report=report)
     formatter.publish(report, run_dir, stdout=stdout, stderr=stderr)
     print(f"report: {path}", file=stderr)
-    return EvalOutcome(report, path, exit_code(finished_results, state["interrupted"]))
+    code = exit_code(finished_results, state["interrupted"], len(all_jobs))
+    return EvalOutcome(report, path, code)

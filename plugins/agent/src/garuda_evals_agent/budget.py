@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from garuda_evals.api import Usage
+
 
 @dataclass
 class Budget:
@@ -18,6 +20,14 @@ class Budget:
     max_cost_usd: float | None = None
     spent_usd: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    reserve_usd_per_token: float = 0.0
+    """What a reserved token of a call without a usage report counts: the dearest token of
+    the run's model(s) (``spend_cap.cap_rate``), so such a call counts the most it can cost."""
+
+    def counted(self, usage: Usage) -> float:
+        """What the cap counts of ``usage``: its priced cost, plus the reservations of its
+        calls without a usage report at ``reserve_usd_per_token``."""
+        return usage.cost_usd + usage.unreported_tokens * self.reserve_usd_per_token
 
     def exhausted(self) -> bool:
         """True once the spend reached the cap."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from garuda_evals.api import Agent, AgentFactory, RunLimits, RunSettings, UsageError
 from garuda_evals_agent.agent_options import agent_options, check_max_cost
 from garuda_evals_agent.providers.base import ClientOptions
-from garuda_evals_agent.providers.registry import resolve, resolve_spec
+from garuda_evals_agent.providers.registry import model_spec_text, resolve, resolve_spec
 
 POLL_VAR = "GARUDA_BATCH_POLL_S"
 BATCH_MAX_PARALLEL = 20
@@ -57,6 +57,26 @@ def check_format(settings: RunSettings) -> None:
             f"--format needs Biome {BIOME.version} in garuda's tools folder ({BIOME.folder}); "
             "install it with: garuda lsp --install"
         )
+
+
+def reserve_rate(settings: RunSettings) -> float:
+    """With ``--max-cost``: the dearest token of the run's models (the agent's and the
+    subagents'), what a call without a usage report counts per reserved token; UsageError
+    when one has no known price. Without ``--max-cost``: 0."""
+    from garuda_evals_agent.spend_cap import cap_rate
+
+    max_cost = check_max_cost(settings)
+    if max_cost is None:
+        return 0.0
+    options = agent_options(settings)
+    specs = [model_spec_text(settings)]
+    if options.subagents == "on" and options.subagent_model:
+        specs.append(options.subagent_model)
+    rates = []
+    for text in specs:
+        spec, provider = resolve_spec(text)
+        rates.append(cap_rate(max_cost, spec.model, str(spec), provider.price_source(spec.model)))
+    return max(rates)
 
 
 def max_cost_described(settings: RunSettings) -> dict[str, str]:
@@ -113,6 +133,7 @@ class GarudaAgentFactory(AgentFactory):
                 f"'{spec}' is served by {provider.name}: drop --batch or use -m anthropic/..."
             )
         provider.check(spec.model, settings)
+        reserve_rate(settings)
 
     def preflight(self, settings: RunSettings) -> None:
         """The provider's model list answers with the key, before the first task."""
@@ -152,7 +173,9 @@ class GarudaAgentFactory(AgentFactory):
         from garuda_evals_agent.retry import RetryPolicy
 
         spec, provider = resolve(settings)
-        budget = Budget(agent_options(settings).max_cost)
+        budget = Budget(
+            agent_options(settings).max_cost, reserve_usd_per_token=reserve_rate(settings)
+        )
         return GarudaAgent(
             spec, provider, settings, client_options(settings), RetryPolicy.from_env(), budget
         )

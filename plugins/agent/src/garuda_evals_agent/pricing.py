@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,3 +59,22 @@ def _calc(
     else:
         result = calc_price(priced, model)
     return float(result.total_price)
+
+
+RATE_TOKENS = 1_000_000
+"""Tokens priced at once to find a per-token price (genai-prices rounds small sums)."""
+
+
+def dearest_token(model: str, source: PriceSource) -> float | None:
+    """The most one token of ``model`` costs (input, cache write or output, whichever is
+    dearest), or None when genai-prices has no price for it."""
+    try:
+        kinds = [
+            _calc(model, source, RATE_TOKENS, 0, 0, 0),
+            _calc(model, source, 0, 0, 0, RATE_TOKENS),
+        ]
+    except (LookupError, ValueError):
+        return None
+    with contextlib.suppress(LookupError, ValueError):  # a model without cache writes
+        kinds.append(_calc(model, source, RATE_TOKENS, 0, RATE_TOKENS, 0))
+    return max(kinds) / RATE_TOKENS

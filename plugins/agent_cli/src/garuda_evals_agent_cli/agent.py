@@ -20,7 +20,7 @@ from garuda_evals.api import (
 )
 from garuda_evals_agent.budget import Budget
 from garuda_evals_agent_cli.adapters.base import Adapter, Invocation, OwnUsage
-from garuda_evals_agent_cli.proxy import ProxySession
+from garuda_evals_agent_cli.proxy import STOPPED, ProxySession
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
 from garuda_evals_sandbox.netpath import SANDBOX_PORT, Channel
 
@@ -98,8 +98,22 @@ class CliAgent(Agent):
             result = await turn.executor.run(
                 command, cwd=turn.workspace, env=env, timeout_s=turn.timeout_s, pass_fds=fds
             )
-            session.close_listeners()
+            await session.drain()
             return self._outcome(turn, session, result)
+        except anyio.get_cancelled_exc_class():
+            # Ctrl-C or the task's time limit: the CLI is killed; its calls still running
+            # count now, not after they end (a stalled API could keep them for minutes).
+            with anyio.CancelScope(shield=True):
+                session.stop_listeners()
+                running = session.settle(STOPPED)
+                _report(turn, session)
+                counted = (
+                    f"; {running} model call(s) still running counted with unknown tokens"
+                    if running
+                    else ""
+                )
+                turn.events("notice", f"{self.adapter.name} stopped{counted}")
+            raise
         finally:
             with anyio.CancelScope(shield=True):
                 if channel is not None:

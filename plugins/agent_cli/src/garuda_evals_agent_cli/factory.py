@@ -47,15 +47,26 @@ class CliAgentFactory(AgentFactory):
         from garuda_evals_agent_cli.install import program_path
         from garuda_evals_agent_cli.upstream import upstream_for
 
-        provider, _ = self.spec(settings)
-        upstream_for(provider)
-        check_max_cost(settings)
+        upstream_for(self.spec(settings)[0])
+        self.reserve_rate(settings)
         adapter = self.adapter()
         if program_path(adapter) is None:
             raise GarudaError(
                 f"{adapter.name} {adapter.package.version} is not installed: "
                 f"run `garuda agents install {adapter.name}`"
             )
+
+    def reserve_rate(self, settings: RunSettings) -> float:
+        """With ``--max-cost``: the model's dearest token (what a call without a usage report
+        counts per reserved token); UsageError when the model has no known price."""
+        from garuda_evals_agent.spend_cap import cap_rate
+        from garuda_evals_agent_cli.upstream import upstream_for
+
+        max_cost = check_max_cost(settings)
+        if max_cost is None:
+            return 0.0
+        provider, model = self.spec(settings)
+        return cap_rate(max_cost, model, f"{provider}/{model}", upstream_for(provider).prices)
 
     def preflight(self, settings: RunSettings) -> None:
         """One cheap call to the metered API with the real key, before the first task."""
@@ -104,7 +115,9 @@ class CliAgentFactory(AgentFactory):
             provider,
             model,
             upstream_for(provider),
-            Budget(agent_options(settings).max_cost),
+            Budget(
+                agent_options(settings).max_cost, reserve_usd_per_token=self.reserve_rate(settings)
+            ),
             max_turns=int(max_steps) if max_steps else None,
         )
 

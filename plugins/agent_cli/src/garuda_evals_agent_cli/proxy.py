@@ -8,22 +8,35 @@ Past ``--max-cost`` it answers model calls with an error instead of forwarding t
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import socket
+import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from garuda_evals.api import Transcript, Usage
-from garuda_evals_agent.budget import Budget
+from garuda_evals_agent.budget import Budget, TurnSpend
 from garuda_evals_agent.messages import CallUsage
 from garuda_evals_agent.meter import UsageMeter
-from garuda_evals_agent.pricing import price_call
+from garuda_evals_agent.pricing import dearest_token, price_call
+from garuda_evals_agent_cli.keys import outgoing
 from garuda_evals_agent_cli.upstream import PLACEHOLDER_KEY, Upstream
-from garuda_evals_agent_cli.wire_usage import forwarded, model_of, protocol_of, read_usage
+from garuda_evals_agent_cli.wire_usage import (
+    Protocol,
+    forwarded,
+    model_of,
+    protocol_of,
+    read_usage,
+    reservation_of,
+)
 
 HOP_BY_HOP = frozenset(
     {
@@ -39,15 +52,27 @@ HOP_BY_HOP = frozenset(
         "accept-encoding",
     }
 )
-KEY_HEADERS = frozenset({"x-api-key", "authorization", "x-goog-api-key", "api-key"})
-"""Where a client sends its key; the placeholder becomes the real key there and nowhere else,
-so an API that echoes a path or a header back (a 404 naming the URL) never shows the key."""
-KEY_PARAMETER = "key"
 BODY_CHARS = 200_000
 UPSTREAM_TIMEOUT_S = 600.0
 BUDGET_STATUS = 400
 DRAIN_S = 60.0
+DRAIN_POLL_S = 0.05
 STILL_RUNNING = "a model call was still running when the task ended; its usage is unknown"
+STOPPED = "a model call was still running when the task was stopped; its usage is unknown"
+UNREPORTED = "a response came without a complete usage report"
+BROKEN = (OSError, http.client.HTTPException)
+"""How an upstream connection fails (reset, cut mid-stream, closed by ``settle``)."""
+
+
+@dataclass
+class Call:
+    """A model call in flight: its reservation, its upstream connection, whether its request
+    went out, whether it is counted."""
+
+    reservation: int
+    connection: http.client.HTTPConnection | None = None
+    sent: bool = False
+    counted: bool = False
 
 
 class ProxySession:
@@ -62,22 +87,23 @@ class ProxySession:
         self.notes: list[str] = []
         self.lock = threading.Lock()
         self._idle = threading.Condition(self.lock)
-        self._in_flight = 0
-        self._settled = False
-        self._transcript = Transcript(transcript).__enter__()
+        self._requests = 0
+        self._calls: list[Call] = []
+        self._spend = TurnSpend(budget)
+        self._transcript: Transcript | None = Transcript(transcript).__enter__()
         self._servers: list[ThreadingHTTPServer] = []
         self.on_call: Callable[[], None] = lambda: None
         """Called after each metered call (keeps the runner's view of the turn current)."""
 
     def listen_tcp(self) -> int:
         """Serve on a fresh port of the host's loopback; return the port."""
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server = _Server(("127.0.0.1", 0), _handler_for(self))
         self._start(server)
         return int(server.server_address[1])
 
     def adopt(self, listener: socket.socket) -> None:
         """Serve on a listening socket made elsewhere (inside a sandbox's network namespace)."""
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self), bind_and_activate=False)
+        server = _Server(("127.0.0.1", 0), _handler_for(self), bind_and_activate=False)
         server.socket.close()
         server.socket = listener
         self._start(server)
@@ -99,70 +125,160 @@ class ProxySession:
         return usage.model_copy(update={"notes": [*usage.notes, *extra]})
 
     def write(self, kind: str, data: dict[str, Any]) -> None:
-        """One transcript line, from any of the proxy's threads."""
+        """One transcript line, from any of the proxy's threads (none once closed).
+
+        The real key never reaches a line, whatever an upstream sent back."""
+        key = self.upstream.key
+        if key and key in json.dumps(data):
+            data = json.loads(json.dumps(data).replace(key, PLACEHOLDER_KEY))
         with self.lock:
-            self._transcript.write(kind, data)
+            if self._transcript is not None:
+                self._transcript.write(kind, data)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests still being answered."""
+        with self.lock:
+            return self._requests
 
     def begin(self) -> None:
-        """A request arrived: ``close_listeners`` waits until it is metered."""
+        """A request arrived: ``close_listeners`` waits until it is answered."""
         with self.lock:
-            self._in_flight += 1
+            self._requests += 1
 
     def end(self) -> None:
-        """A request is answered and metered."""
+        """A request is answered."""
         with self.lock:
-            self._in_flight -= 1
+            self._requests -= 1
             self._idle.notify_all()
 
-    def close_listeners(self) -> None:
-        """Stop every listener, then wait until the calls in flight are metered.
+    def can_count(self, model: str) -> bool:
+        """Whether the spend cap can count a call on ``model``: no cap, or a known price.
+        A call it cannot count is refused, as a run whose model has no price is at start."""
+        if (
+            self.budget.max_cost_usd is None
+            or dearest_token(model, self.upstream.prices) is not None
+        ):
+            return True
+        note = f"calls on {model} were refused: --max-cost cannot count them (no known price)"
+        with self.lock:
+            self.notes += [] if note in self.notes else [note]
+        return False
 
-        A CLI may exit as soon as it has read the last event it needs, before the proxy has
-        read the usage at the stream's end.
-        """
+    def forget(self, call: Call) -> None:
+        """A model call the API refused (an HTTP error): not a step, nothing spent."""
+        with self.lock:
+            call.counted = True
+            if call in self._calls:
+                self._calls.remove(call)
+
+    def start_call(self, reservation: int) -> Call:
+        """A model call is sent upstream: it counts from now on, answered or not."""
+        call = Call(reservation)
+        with self.lock:
+            self._calls.append(call)
+        return call
+
+    def stop_listeners(self) -> None:
+        """Stop accepting requests (those being answered go on)."""
         with self.lock:
             servers, self._servers = self._servers, []
         for server in servers:
             server.shutdown()
             server.server_close()
+
+    def close_listeners(self) -> None:
+        """Stop every listener, then wait up to ``DRAIN_S`` until the calls in flight are
+        metered; count those still running as unreported (``settle``).
+
+        A CLI may exit as soon as it has read the last event it needs, before the proxy has
+        read the usage at the stream's end.
+        """
+        self.stop_listeners()
         with self.lock:
-            if self._idle.wait_for(lambda: self._in_flight == 0, timeout=DRAIN_S):
-                return
-            # Answers still coming are the task's spend too: unknown, never zero.
-            for _ in range(self._in_flight):
+            self._idle.wait_for(lambda: self._requests == 0, timeout=DRAIN_S)
+        self.settle(STILL_RUNNING)
+
+    async def drain(self) -> None:
+        """``close_listeners`` for the event loop: the wait can be cancelled (Ctrl-C)."""
+        self.stop_listeners()
+        with anyio.move_on_after(DRAIN_S):
+            while self.in_flight:
+                await anyio.sleep(DRAIN_POLL_S)
+        self.settle(STILL_RUNNING)
+
+    def settle(self, note: str) -> int:
+        """Count every model call still running as a step without a usage report (tokens
+        unknown, its reservation; cost a minimum), and cut its upstream connection (the
+        API stops generating). Returns how many were counted."""
+        with self.lock:
+            running = [call for call in self._calls if not call.counted]
+            for call in running:
+                call.counted = True
                 self.steps += 1
-                self.meter.add(CallUsage(reported=False), STILL_RUNNING)
-            self._settled = True
+                self.meter.add(CallUsage(reported=False, reservation=call.reservation), note)
+            self._calls = []
+            self._spend.update(self.budget.counted(self.meter.usage))
+        for call in running:
+            _cut(call.connection)
+        if running:
+            self.on_call()
+        return len(running)
 
     def close(self) -> None:
-        """Stop every listener and close the transcript."""
-        self.close_listeners()
+        """Stop every listener, count what still runs, and close the transcript."""
+        self.stop_listeners()
+        self.settle(STILL_RUNNING)
         with self.lock:
-            self._transcript.__exit__(None, None, None)
+            if self._transcript is not None:
+                self._transcript.__exit__(None, None, None)
+                self._transcript = None
 
-    def record(self, protocol: str, model: str, body: bytes) -> tuple[int, dict[str, Any]]:
-        """Meter one answered model call: its step number and its usage for the transcript."""
-        call, notes = read_usage(protocol, body)  # type: ignore[arg-type]
-        if call.reported:
-            price_call(call, model, self.upstream.prices)
+    def record(
+        self, call: Call, protocol: Protocol, model: str, body: bytes, *, whole: bool = True
+    ) -> tuple[int | None, dict[str, Any]]:
+        """Meter one answered model call: its step number (None when ``settle`` counted it
+        already) and its usage for the transcript."""
+        usage, notes = read_usage(protocol, body, whole=whole)
+        usage.reservation = call.reservation
+        price_call(usage, model, self.upstream.prices)
+        step: int | None = None
         with self.lock:
-            if not self._settled:  # else counted as unreported when the listeners closed
+            if call in self._calls:
+                self._calls.remove(call)
+            if not call.counted:
+                call.counted = True
                 self.steps += 1
-                self.meter.add(call, "a response came without a usage report")
-            step = self.steps
+                self.meter.add(usage, UNREPORTED)
+                self._spend.update(self.budget.counted(self.meter.usage))
+                step = self.steps
             self.notes += [n for n in notes if n not in self.notes]
-        if call.cost_usd:
-            self.budget.spend(call.cost_usd)
         self.on_call()
         return step, {
-            "reported": call.reported,
-            "input": call.input_tokens,
-            "cacheRead": call.cache_read_tokens,
-            "cacheWrite": call.cache_write_tokens,
-            "output": call.output_tokens,
-            "reasoning": call.reasoning_tokens,
-            "costUsd": call.cost_usd,
+            "reported": usage.reported,
+            "input": usage.input_tokens,
+            "cacheRead": usage.cache_read_tokens,
+            "cacheWrite": usage.cache_write_tokens,
+            "output": usage.output_tokens,
+            "reasoning": usage.reasoning_tokens,
+            "costUsd": usage.cost_usd,
         }
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client or an upstream that went away is the transcript's business, not stderr's."""
+        if isinstance(sys.exc_info()[1], BROKEN):
+            return
+        super().handle_error(request, client_address)
+
+
+def _cut(connection: http.client.HTTPConnection | None) -> None:
+    """End an upstream connection from another thread: its reader gets an error at once."""
+    sock = connection.sock if connection is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
 
 
 def _handler_for(session: ProxySession) -> type[BaseHTTPRequestHandler]:
@@ -171,14 +287,6 @@ def _handler_for(session: ProxySession) -> type[BaseHTTPRequestHandler]:
 
     Handler.session = session
     return Handler
-
-
-def _with_key(path: str, key: str) -> str:
-    """``path`` with the real key in a ``key=`` query parameter that holds the placeholder."""
-    base, mark, query = path.partition("?")
-    placeholder = f"{KEY_PARAMETER}={PLACEHOLDER_KEY}"
-    parts = [f"{KEY_PARAMETER}={key}" if part == placeholder else part for part in query.split("&")]
-    return f"{base}{mark}{'&'.join(parts)}" if mark else path
 
 
 def _text(body: bytes) -> Any:
@@ -249,69 +357,93 @@ class _Handler(BaseHTTPRequestHandler):
             with session.lock:
                 session.refused += 1
             session.write("proxy_refused", {"path": self.path, "reason": "budget"})
-            self._refuse(protocol)
+            cap = session.budget.max_cost_usd
+            self._refuse(protocol, f"the run's spend cap (--max-cost {cap}) is reached")
+            return
+        if protocol is not None and not session.can_count(model_of(protocol, self.path, request)):
+            session.write("proxy_refused", {"path": self.path, "reason": "no known price"})
+            model = model_of(protocol, self.path, request)
+            self._refuse(protocol, f"--max-cost cannot count a call on {model}: no known price")
             return
         session.write("proxy_request", {"method": self.command, "path": self.path, "body": request})
+        call = None
+        if protocol is not None:
+            call = session.start_call(reservation_of(protocol, request, body))
         try:
-            response, connection = self._send_upstream(body)
-        except OSError as error:
+            response, connection = self._send_upstream(body, call)
+        except BROKEN as error:
+            if call is not None and protocol is not None and call.sent:
+                # sent, perhaps billed: unknown, never nothing
+                session.record(call, protocol, model_of(protocol, self.path, request), b"")
+            elif call is not None:
+                session.forget(call)
             session.write("proxy_error", {"path": self.path, "error": str(error)})
             self._plain(502, f"garuda proxy: upstream unreachable: {error}")
             return
         try:
-            received = self._relay(response)
+            received, whole = self._relay(response)
         finally:
             connection.close()
         entry: dict[str, Any] = {"path": self.path, "status": response.status}
-        if protocol is not None and 200 <= response.status < 300:
-            step, usage = session.record(protocol, model_of(protocol, self.path, request), received)
-            entry.update(step=step, usage=usage)
+        if call is not None and protocol is not None:
+            if 200 <= response.status < 300:
+                model = model_of(protocol, self.path, request)
+                step, usage = session.record(call, protocol, model, received, whole=whole)
+                entry.update(step=step, usage=usage)
+            else:
+                session.forget(call)
+        if not whole:
+            entry["broken"] = True
         entry["body"] = _text(received)
         session.write("proxy_response", entry)
 
     def _send_upstream(
-        self, body: bytes
+        self, body: bytes, call: Call | None
     ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
         upstream = self.session.upstream
         scheme, host, port = upstream.origin
         kind = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
         connection = kind(host, port, timeout=UPSTREAM_TIMEOUT_S)
-        headers = {}
-        for name, value in self.headers.items():
-            if name.lower() in HOP_BY_HOP:
-                continue
-            if PLACEHOLDER_KEY in value and name.lower() in KEY_HEADERS:
-                if not upstream.key:
-                    continue
-                value = value.replace(PLACEHOLDER_KEY, upstream.key)
-            headers[name] = value
+        if call is not None:
+            call.connection = connection
+        received = [(n, v) for n, v in self.headers.items() if n.lower() not in HOP_BY_HOP]
+        target, sent = outgoing(upstream.provider, self.path, received, upstream.key)
+        headers = dict(sent)
         headers["Accept-Encoding"] = "identity"
         if body or self.command in ("POST", "PUT"):
             headers["Content-Length"] = str(len(body))
-        path = _with_key(self.path, upstream.key)
-        connection.request(self.command, path, body=body or None, headers=headers)
+        connection.request(self.command, target, body=body or None, headers=headers)
+        if call is not None:
+            call.sent = True
         return connection.getresponse(), connection
 
-    def _relay(self, response: http.client.HTTPResponse) -> bytes:
-        """Send the response on as it arrives (chunked); return all of it.
+    def _relay(self, response: http.client.HTTPResponse) -> tuple[bytes, bool]:
+        """Send the response on as it arrives (chunked); return all of it, and whether it
+        arrived whole (False: the upstream connection broke before its end).
 
         A client that hangs up early (once it has the event it waits for) stops the sending,
         not the reading: the usage at the end of the stream is still metered.
         """
         listening = self._send(self._head(response))
         received = bytearray()
+        whole = True
         while True:
-            data = response.read1(65536)
+            try:
+                data = response.read1(65536)
+            except BROKEN:
+                whole = False
+                break
             if not data:
                 break
             received += data
             if listening:
                 listening = self._send(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-        if listening:
+        if listening and whole:
             self._send(b"0\r\n\r\n")
         else:
+            # The client must see the break too: a stream ended cleanly would read as whole.
             self.close_connection = True
-        return bytes(received)
+        return bytes(received), whole
 
     def _head(self, response: http.client.HTTPResponse) -> bytes:
         lines = [f"HTTP/1.1 {response.status} {response.reason}"]
@@ -329,9 +461,8 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def _refuse(self, protocol: str) -> None:
-        cap = self.session.budget.max_cost_usd
-        message = f"garuda: the run's spend cap (--max-cost {cap}) is reached; call refused"
+    def _refuse(self, protocol: str, why: str) -> None:
+        message = f"garuda: {why}; call refused"
         if protocol == "anthropic":
             body: dict[str, Any] = {
                 "type": "error",

@@ -37,6 +37,17 @@ def writes_solution(task: Any) -> str:
     return " && ".join(parts)
 
 
+def aider_edits(task: Any) -> str:
+    """A reply in aider's diff format: each solution file's whole old text replaced by its
+    new text (aider edits through SEARCH/REPLACE blocks in the reply, not tool calls)."""
+    blocks = [
+        f"{path}\n```python\n<<<<<<< SEARCH\n{task.files[path]}=======\n{text}"
+        ">>>>>>> REPLACE\n```\n"
+        for path, text in task.solution.files.items()
+    ]
+    return "Here is the fix.\n\n" + "\n".join(blocks)
+
+
 def eval_env(agents_dir: Path, **values: str) -> dict[str, str]:
     """The caller's environment without provider or garuda variables, plus ``values``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(PROVIDER_VARS)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from garuda_evals_agent.messages import CallUsage
+from garuda_evals_agent.messages import CallUsage, estimate_tokens
 
 Protocol = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
 Read = tuple[CallUsage, list[str]]
@@ -51,8 +51,7 @@ def forwarded(method: str, path: str) -> bool:
 def model_of(protocol: Protocol, path: str, request: Any) -> str:
     """The model the call asked for: the body's ``model``, or Gemini's path segment."""
     if protocol == "gemini":
-        tail = path.split("?")[0].rsplit("/", 1)[-1]
-        return tail.split(":", 1)[0]
+        return path.partition("?")[0].rpartition("/")[2].partition(":")[0]
     return str(request.get("model") or "") if isinstance(request, dict) else ""
 
 
@@ -74,28 +73,32 @@ def events_of(body: bytes) -> list[dict[str, Any]]:
     for line in text.splitlines():
         if not line.startswith("data:"):
             continue
-        data = line[5:].strip()
-        if not data or data == "[DONE]":
-            continue
         try:
-            item = json.loads(data)
-        except json.JSONDecodeError:
+            item = json.loads(line[5:])
+        except json.JSONDecodeError:  # ``[DONE]``, an empty or a cut line
             continue
         if isinstance(item, dict):
             found.append(item)
     return found
 
 
-def read_usage(protocol: Protocol, body: bytes) -> Read:
-    """The usage of one response and its notes; without a complete report it is unreported."""
+def read_usage(protocol: Protocol, body: bytes, *, whole: bool = True) -> Read:
+    """The usage of one response and its notes; without a complete report it is unreported.
+
+    ``whole`` is false when the upstream connection broke before the response ended: what
+    was read is kept (a minimum), never taken for a complete report.
+    """
     events = events_of(body)
     if protocol == "anthropic":
-        return _anthropic(events)
-    if protocol == "openai-chat":
-        return _openai_chat(events)
-    if protocol == "openai-responses":
-        return _responses(events)
-    return _gemini(events)
+        call, notes = _anthropic(events)
+    elif protocol == "openai-chat":
+        call, notes = _openai_chat(events)
+    elif protocol == "openai-responses":
+        call, notes = _responses(events)
+    else:
+        call, notes = _gemini(events)
+    call.reported = call.reported and whole
+    return call, notes
 
 
 def _ints(source: Any, *keys: str) -> bool:
@@ -110,14 +113,32 @@ def _uncached(prompt: int, cached: int, notes: list[str]) -> int:
 
 
 def _anthropic(events: list[dict[str, Any]]) -> Read:
+    """A whole Message, or a stream that ended with ``message_stop`` after a final usage.
+
+    A stream cut after ``message_start``, or with an ``error`` event (an overload), is
+    unreported: ``message_start`` has the input counts (kept, a minimum) and a placeholder
+    output count (dropped), as the built-in agent reads it.
+    """
     usage: dict[str, Any] = {}
+    streamed = stopped = final = failed = False
     for event in events:
-        if event.get("type") == "message_start":
+        kind = event.get("type")
+        if kind == "message_start":
+            streamed = True
             usage.update((event.get("message") or {}).get("usage") or {})
-        elif event.get("type") in ("message_delta", "message"):
-            usage.update({k: v for k, v in (event.get("usage") or {}).items() if v is not None})
-    if not _ints(usage, "input_tokens", "output_tokens"):
-        return CallUsage(reported=False), []
+        elif kind in ("message_delta", "message"):
+            delta = {k: v for k, v in (event.get("usage") or {}).items() if v is not None}
+            final = final or isinstance(delta.get("output_tokens"), int)
+            usage.update(delta)
+        elif kind == "message_stop":
+            stopped = True
+        elif kind == "error":
+            failed = True
+    if streamed and not final:
+        usage.pop("output_tokens", None)
+    whole = not failed and (stopped or not streamed)
+    if not whole or not _ints(usage, "input_tokens", "output_tokens"):
+        return _partial(usage), []
     read = CallUsage(
         input_tokens=usage["input_tokens"],
         cache_read_tokens=usage.get("cache_read_input_tokens") or 0,
@@ -125,6 +146,22 @@ def _anthropic(events: list[dict[str, Any]]) -> Read:
         output_tokens=usage["output_tokens"],
     )
     return read, []
+
+
+def _partial(usage: dict[str, Any]) -> CallUsage:
+    """An unreported Anthropic call with the counts it did report (a minimum)."""
+
+    def count(key: str) -> int:
+        value = usage.get(key)
+        return value if isinstance(value, int) else 0
+
+    return CallUsage(
+        input_tokens=count("input_tokens"),
+        cache_read_tokens=count("cache_read_input_tokens"),
+        cache_write_tokens=count("cache_creation_input_tokens"),
+        output_tokens=count("output_tokens"),
+        reported=False,
+    )
 
 
 def _openai_chat(events: list[dict[str, Any]]) -> Read:
@@ -189,3 +226,35 @@ def _gemini(events: list[dict[str, Any]]) -> Read:
         ),
         notes,
     )
+
+
+OUTPUT_LIMITS: dict[Protocol, tuple[str, ...]] = {
+    "anthropic": ("max_tokens",),
+    "openai-chat": ("max_completion_tokens", "max_tokens"),
+    "openai-responses": ("max_output_tokens",),
+    "gemini": ("maxOutputTokens",),
+}
+UNSTATED_OUTPUT = 32_000
+"""The output a call without its own limit is reserved (Claude Code's own max_tokens)."""
+
+
+def max_output_of(protocol: Protocol, request: Any) -> int | None:
+    """The output limit the request states, or None when it states none."""
+    if not isinstance(request, dict):
+        return None
+    if protocol == "gemini":
+        config = request.get("generationConfig")
+        request = config if isinstance(config, dict) else {}
+    for name in OUTPUT_LIMITS[protocol]:
+        value = request.get(name)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def reservation_of(protocol: Protocol, request: Any, body: bytes) -> int:
+    """What an unreported call stands for, as the built-in agent reserves it: the output
+    limit (``UNSTATED_OUTPUT`` when the request states none) plus the estimated input."""
+    limit = max_output_of(protocol, request)
+    text = body.decode("utf-8", errors="replace")
+    return (UNSTATED_OUTPUT if limit is None else limit) + estimate_tokens(text)

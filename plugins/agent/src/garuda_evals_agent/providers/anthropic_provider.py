@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 
 from garuda_evals.api import RunSettings, UsageError
+from garuda_evals_agent.pricing import PriceSource
 from garuda_evals_agent.providers.base import ClientOptions, ModelClient, ModelProvider
 
 KEY_VAR = "ANTHROPIC_API_KEY"
@@ -35,6 +36,12 @@ class AnthropicProvider(ModelProvider):
         """The provider and, when set, the base URL."""
         base = os.environ.get(BASE_URL_VAR)
         return {"provider": self.name, **({"baseUrl": base} if base else {})}
+
+    def price_source(self, model: str) -> PriceSource:
+        """Anthropic's prices, whatever the base URL."""
+        from garuda_evals_agent.providers.anthropic_client import PRICES
+
+        return PRICES
 
     def open(self, model: str, settings: RunSettings, options: ClientOptions) -> ModelClient:
         """A streaming client, or the batch client with ``--batch on``."""

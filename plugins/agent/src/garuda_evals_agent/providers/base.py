@@ -9,6 +9,7 @@ from typing import Any
 
 from garuda_evals.api import RunSettings
 from garuda_evals_agent.messages import ModelRequest, ModelResponse
+from garuda_evals_agent.pricing import PriceSource
 
 
 class ModelCallError(RuntimeError):
@@ -92,6 +93,11 @@ class ModelProvider(ABC):
     def describe(self, model: str) -> Mapping[str, str]:
         """What report.json records about this provider (never a key)."""
         return {"provider": self.name}
+
+    def price_source(self, model: str) -> PriceSource | None:
+        """Where genai-prices finds ``model``'s price (the one ``price_call`` uses); None
+        when the provider does not say: ``--max-cost`` is then refused before any call."""
+        return None
 
     @abstractmethod
     def open(self, model: str, settings: RunSettings, options: ClientOptions) -> ModelClient:

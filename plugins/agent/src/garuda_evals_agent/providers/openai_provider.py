@@ -64,6 +64,15 @@ class OpenAICompatibleProvider(ModelProvider):
         base = self.base_url()
         return {"provider": self.name, **({"baseUrl": base} if base else {})}
 
+    def price_source(self, model: str) -> PriceSource:
+        """OpenAI's prices for OpenAI itself or with GARUDA_PRICE_PROVIDER, else the ones
+        genai-prices finds by the base URL (none for a local server)."""
+        base = self.base_url()
+        forced = os.environ.get(PRICE_PROVIDER_VAR)
+        if forced or (self.name == "openai" and base is None):
+            return PriceSource(provider_id=forced or "openai")
+        return PriceSource(api_url=base)
+
     def open(self, model: str, settings: RunSettings, options: ClientOptions) -> ModelClient:
         """A streaming client for one turn."""
         import openai
@@ -76,17 +85,12 @@ class OpenAICompatibleProvider(ModelProvider):
             api_key=key, base_url=base, max_retries=0, timeout=options.request_timeout_s
         )
         official = self.name == "openai" and base is None
-        forced = os.environ.get(PRICE_PROVIDER_VAR)
-        if forced or official:
-            prices = PriceSource(provider_id=forced or "openai")
-        else:
-            prices = PriceSource(api_url=base)
         return OpenAIClient(
             sdk,
             model,
             options,
             provider=self.name,
             key_var=OPENAI_KEY_VAR,
-            prices=prices,
+            prices=self.price_source(model),
             limit_param="max_completion_tokens" if official else "max_tokens",
         )

@@ -35,7 +35,13 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         body = json.loads(raw) if raw else None
         path = self.path.split("?")[0]
-        entry = {"method": self.command, "path": path, "body": body, "headers": dict(self.headers)}
+        entry = {
+            "method": self.command,
+            "path": path,
+            "target": self.path,
+            "body": body,
+            "headers": dict(self.headers),
+        }
         with self.fake.lock:
             self.fake.requests.append(entry)
             over = len(self.fake.requests) > self.fake.max_requests
@@ -64,7 +70,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif path.endswith((":generateContent", ":streamGenerateContent")):
             self._gemini(path, body)
         else:
-            self._json(404, anthropic_fake.error_json("not_found_error", path))
+            self._not_found()
 
     def do_GET(self) -> None:
         """Batch status and results."""
@@ -77,7 +83,12 @@ class _Handler(BaseHTTPRequestHandler):
         elif parts[:3] == ["v1", "messages", "batches"] and parts[-1] == "results":
             self._batch_results(parts[3])
         else:
-            self._json(404, anthropic_fake.error_json("not_found_error", entry["path"]))
+            self._not_found()
+
+    def _not_found(self) -> None:
+        """404 naming the whole URL, query included, as OpenAI's "Invalid URL" does."""
+        message = f"Invalid URL ({self.command} {self.path})"
+        self._json(404, anthropic_fake.error_json("not_found_error", message))
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         item = self.fake.next_item()
