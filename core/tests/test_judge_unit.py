@@ -317,7 +317,7 @@ def test_fill_canaries_quotes_the_arguments() -> None:
 
 def test_canaries_are_written_in_new_folders(tmp_path: Path) -> None:
     canaries = Canaries(files={"a/b/c.txt": "hi", "d.txt": "there"}, must_fail="", must_pass="")
-    written = write_canaries(tmp_path, canaries)
+    written = write_canaries(tmp_path, canaries.files)
     assert written == [tmp_path / "a/b/c.txt", tmp_path / "d.txt"]
     assert (tmp_path / "a/b/c.txt").read_text() == "hi"
 
@@ -326,7 +326,7 @@ def test_canaries_are_written_in_new_folders(tmp_path: Path) -> None:
 def test_a_canary_outside_the_workspace_is_refused(tmp_path: Path, relative: str) -> None:
     canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
     with pytest.raises(ValueError, match="leaves the workspace"):
-        write_canaries(tmp_path / "ws", canaries)
+        write_canaries(tmp_path / "ws", canaries.files)
 
 
 def test_a_canary_through_a_link_is_refused(tmp_path: Path) -> None:
@@ -339,7 +339,7 @@ def test_a_canary_through_a_link_is_refused(tmp_path: Path) -> None:
     for relative in ("linked/c.txt", "file.txt"):
         canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
         with pytest.raises(ValueError, match="goes through a link"):
-            write_canaries(workspace, canaries)
+            write_canaries(workspace, canaries.files)
     assert list(outside.iterdir()) == []
 
 

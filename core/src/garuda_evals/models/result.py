@@ -29,6 +29,13 @@ class CheckOutcome(Model):
     tests_failed: int | None = None
     evidence: str = ""
     output_tail: str = ""
+    held_out: dict[str, str] = Field(
+        default_factory=dict,
+        description="held-out tests by the task's names -> outcome ('missing': not reported)",
+    )
+    held_out_canaries: dict[str, str] = Field(
+        default_factory=dict, description="canaries shaped like the held-out tests -> outcome"
+    )
 
 
 class TaskResult(Model):

@@ -12,7 +12,13 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
 - ``reads outside its folder``: the solved check fails in the OS sandbox but passes on the
   host (it reads something a run's sandbox does not show);
 - ``pinned tests are stale``: ``expected-tests.json`` does not list the tests the
-  reference solution makes pass.
+  reference solution makes pass;
+- ``held-out test passes unsolved``: a held-out test passes without the fix (it measures
+  nothing the task asks, and code under test could tell it from the canaries);
+- ``canary passes solved``: a canary shaped like the held-out tests passes with the
+  reference solution (it must fail there, or tampering that flips results goes unseen);
+- ``held-out tests without canaries``: nothing then stops code under test from flipping
+  the held-out tests' failures to passes.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ NO_EVIDENCE = "no test evidence"
 READS_OUTSIDE = "reads outside its folder"
 STALE_PINS = "pinned tests are stale"
 NO_EVIDENCE_REASON = "no evidence that tests ran"
+HELD_OUT_PASSES_UNSOLVED = "held-out test passes unsolved"
+CANARY_PASSES_SOLVED = "canary passes solved"
+NO_CANARIES = "held-out tests without canaries"
 
 
 @dataclass(frozen=True)
@@ -125,6 +134,31 @@ def _solved_problems(solved: tuple[Verdict, ...], on_host: Verdict | None) -> li
     return problems
 
 
+def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]) -> list[str]:
+    """What the held-out tests and their canaries show: each test fails unsolved, each
+    canary fails solved, and there are canaries at all."""
+    held_out = task.held_out
+    if held_out is None or not (held_out.tests or held_out.canaries):
+        return []
+    problems = []
+    if held_out.tests and not held_out.canaries:
+        problems.append(f"{NO_CANARIES}: add look-alikes that must fail under canaries/")
+    passing = sorted(name for name, outcome in shipped.held_out.items() if outcome == "passed")
+    if passing:
+        problems.append(f"{HELD_OUT_PASSES_UNSOLVED}: {', '.join(passing)}")
+    not_failing = sorted(
+        {
+            f"{name} ({outcome})"
+            for verdict in solved
+            for name, outcome in verdict.held_out_canaries.items()
+            if outcome not in ("failed", "error")
+        }
+    )
+    if not_failing:
+        problems.append(f"{CANARY_PASSES_SOLVED}: {', '.join(not_failing)}")
+    return problems
+
+
 async def check_task(
     suite: Suite,
     task: Task,
@@ -148,6 +182,7 @@ async def check_task(
     problems = []
     if shipped.passed:
         problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
+    problems += _held_out_problems(task, shipped, tuple(solved))
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]
     ids = tuple(sorted(passing[0].passed_tests)) if passing else ()
