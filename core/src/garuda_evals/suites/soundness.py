@@ -17,6 +17,8 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
   nothing the task asks, and code under test could tell it from the canaries);
 - ``canary passes solved``: a canary shaped like the held-out tests passes with the
   reference solution (it must fail there, or tampering that flips results goes unseen);
+- ``canary passes unsolved``: a canary passes as shipped (it shows itself: code under test
+  that has not done the work knows it is a canary);
 - ``held-out tests without canaries``: nothing then stops code under test from flipping
   the held-out tests' failures to passes.
 """
@@ -44,6 +46,7 @@ STALE_PINS = "pinned tests are stale"
 NO_EVIDENCE_REASON = "no evidence that tests ran"
 HELD_OUT_PASSES_UNSOLVED = "held-out test passes unsolved"
 CANARY_PASSES_SOLVED = "canary passes solved"
+CANARY_PASSES_UNSOLVED = "canary passes unsolved"
 NO_CANARIES = "held-out tests without canaries"
 
 
@@ -58,6 +61,10 @@ class TaskSoundness:
     passed_tests: tuple[str, ...] = ()
     """Ids the reference solution made pass (the same in every passing run): the pins."""
     pinned: bool = False
+    held_out: int = 0
+    """Held-out tests the judge ran beside the task's own (as the reference's run names them)."""
+    canaries: int = 0
+    """Canaries shaped like the held-out tests."""
 
     @property
     def sound(self) -> bool:
@@ -69,9 +76,10 @@ class TaskSoundness:
         passes = sum(verdict.passed for verdict in self.solved)
         noop = "PASS" if self.shipped.passed else "FAIL"
         pins = "pinned" if self.pinned else "not pinned"
+        held = f" · {self.held_out} held out, {self.canaries} canaries" if self.held_out else ""
         return (
             f"noop {noop} · oracle PASS {passes}/{len(self.solved)} · "
-            f"{len(self.passed_tests)} tests ({pins})"
+            f"{len(self.passed_tests)} tests ({pins}){held}"
         )
 
 
@@ -135,17 +143,21 @@ def _solved_problems(solved: tuple[Verdict, ...], on_host: Verdict | None) -> li
 
 
 def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]) -> list[str]:
-    """What the held-out tests and their canaries show: each test fails unsolved, each
-    canary fails solved, and there are canaries at all."""
+    """What the held-out tests and their canaries show: each fails unsolved, each canary
+    fails solved, and there are canaries at all."""
     held_out = task.held_out
     if held_out is None or not (held_out.tests or held_out.canaries):
         return []
     problems = []
     if held_out.tests and not held_out.canaries:
         problems.append(f"{NO_CANARIES}: add look-alikes that must fail under canaries/")
-    passing = sorted(name for name, outcome in shipped.held_out.items() if outcome == "passed")
-    if passing:
-        problems.append(f"{HELD_OUT_PASSES_UNSOLVED}: {', '.join(passing)}")
+    for kind, outcomes in (
+        (HELD_OUT_PASSES_UNSOLVED, shipped.held_out),
+        (CANARY_PASSES_UNSOLVED, shipped.held_out_canaries),
+    ):
+        passing = sorted(name for name, outcome in outcomes.items() if outcome == "passed")
+        if passing:
+            problems.append(f"{kind}: {', '.join(passing)}")
     not_failing = sorted(
         {
             f"{name} ({outcome})"
@@ -198,6 +210,8 @@ async def check_task(
         problems=tuple(problems),
         passed_tests=ids,
         pinned=task.expected_tests is not None,
+        held_out=len(solved[0].held_out) if solved else 0,
+        canaries=len(solved[0].held_out_canaries) if solved else 0,
     )
 
 

