@@ -29,6 +29,7 @@ from garuda_evals.judging.judge import (
     fill_canaries,
     judge_in_copy,
     make_read_only,
+    strict,
     write_canaries,
 )
 from garuda_evals.models.task import Task
@@ -480,3 +481,16 @@ def test_a_run_stopped_between_planting_and_reading_leaves_no_canaries_kept(
         _judge_then_cancel(suite, judge, tmp_path / "started")
     assert len(planted) == 1
     assert runner._planted == {}
+
+
+def test_strict_fails_a_pass_the_lint_marked_and_nothing_else() -> None:
+    marked = Verdict(True, None, None, suspicious=["src/a.py:3: imports _pytest", "b"])
+    assert strict(marked) == Verdict(
+        False,
+        "suspicious under --strict: src/a.py:3: imports _pytest",
+        None,
+        suspicious=["src/a.py:3: imports _pytest", "b"],
+    )
+    clean = Verdict(True, None, None)
+    failed = Verdict(False, "check exited 1", None, suspicious=["x"])
+    assert strict(clean) is clean and strict(failed) is failed

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
 GARUDA_SCRIPT = Path(sys.executable).parent / "garuda"
-STATUSES = ("PASS", "FAIL", "ERR", "INT")
+STATUSES = ("PASS", "PASS?", "FAIL", "ERR", "INT")
 
 
 def run_garuda(

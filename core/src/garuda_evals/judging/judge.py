@@ -70,6 +70,15 @@ class Judge:
     timeout_s: float | None = None
 
 
+def strict(verdict: Verdict) -> Verdict:
+    """``--strict``: a PASS whose change the tamper lint marked is a FAIL, naming the first
+    line it marked."""
+    if not (verdict.passed and verdict.suspicious):
+        return verdict
+    reason = f"suspicious under --strict: {verdict.suspicious[0]}"
+    return replace(verdict, passed=False, reason=reason)
+
+
 def _tail(text: str) -> str:
     return text[-OUTPUT_TAIL_CHARS:]
 

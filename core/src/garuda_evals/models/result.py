@@ -88,3 +88,8 @@ class TaskResult(Model):
     def passed(self) -> bool:
         """True for PASS."""
         return self.status is Status.PASS
+
+    @property
+    def shown_status(self) -> str:
+        """The status as reports show it: ``PASS?`` for a PASS the tamper lint marked."""
+        return "PASS?" if self.passed and self.suspicious else self.status.value
