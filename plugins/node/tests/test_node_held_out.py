@@ -4,6 +4,7 @@ that are what the node-test runner reports, checked on real ``node --test`` runs
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import anyio
@@ -13,10 +14,12 @@ from garuda_evals.environment import check_environment
 from garuda_evals.errors import FileFormatError
 from garuda_evals.executors.host import HostExecutor
 from garuda_evals.models.task import HeldOut, Task
+from garuda_evals.testing import run_garuda
 from garuda_evals_node.canaries import PHRASES, WORDS
 from garuda_evals_node.check import NodeTestCheckRunner
 from garuda_evals_node.held_out import held_out_run
 from garuda_evals_node.jsscan import ScanError, scan
+from garuda_evals_node.suites import suite_root
 
 RUN = (
     "shopt -s globstar nullglob; node --test --test-reporter=junit --test-reporter-destination={junit} "
@@ -262,3 +265,23 @@ def test_node_held_out_scanner_skips_strings_comments_and_regular_expressions() 
     [[call]] = scan(text).chains()
     assert call.title == "yes 'quoted' \U0001f600"
 
+
+def test_node_held_out_a_file_it_cannot_split_is_one_line_of_suite_check(
+    node, tmp_path: Path
+) -> None:
+    """``garuda suite check`` names the task's file and line as the task's problem (exit 2),
+    not a traceback."""
+    root = tmp_path / "suite"
+    basic = suite_root("basic")
+    shutil.copytree(basic / "shared", root / "shared")
+    shutil.copy(basic / "suite.toml", root / "suite.toml")
+    shutil.copytree(basic / "fix-failing-test", root / "fix-failing-test")
+    held = next((root / "fix-failing-test" / "heldout").rglob("*.test.js"))
+    held.write_text(held.read_text().replace("\ntest(", "\ntest.only(", 1))
+    done = run_garuda(
+        "suite", "check", str(root), "--executor", "host", "--repeat", "1", cwd=tmp_path
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    where = held.relative_to(root / "fix-failing-test").as_posix()
+    assert f"- cannot be judged: {where}: line 5: test.only() is not supported" in done.stdout
