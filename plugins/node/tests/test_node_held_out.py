@@ -260,6 +260,7 @@ def test_node_held_out_scanner_skips_strings_comments_and_regular_expressions() 
         "/* describe('no', () => {\n */\n"
         "const b = `test('no') ${ `${'}'}` } {`;\n"
         "const c = /test\\('no'\\)[/\"'`]/g, d = 4 / 2 / 1;\n"
+        "function it(x) { return x; }\n"
         "test('yes \\'quoted\\' \\u{1F600}', () => { if (a / b) return /[)]/.test(c); });\n"
     )
     [[call]] = scan(text).chains()

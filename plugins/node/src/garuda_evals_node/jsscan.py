@@ -263,8 +263,8 @@ class _Finder:
         previous = self.tokens[index - 1] if index else None
         if token.kind != "word" or token.text not in CALLS:
             return False
-        if previous is not None and previous.kind == "punct" and previous.text in (".", "?."):
-            return False
+        if previous is not None and previous.text in (".", "function"):
+            return False  # a method, or a function of that name being declared
         return self._is(index + 1, "(")
 
     def is_modified_call(self, index: int) -> bool:
