@@ -112,6 +112,30 @@ def _go_test(workspace: Path, task: Task) -> dict[str, str]:
     return {case.id: case.outcome for case in evidence.cases}
 
 
+def test_every_task_of_the_suite_has_three_held_out_tests_with_two_canaries_each(
+    go_suite: Suite,
+) -> None:
+    """Canary ``<name>A`` and ``<name>B`` for each held-out ``<name>``, in ``tests/``."""
+    for task in go_suite.tasks():
+        assert task.held_out is not None, task.id
+        held = [
+            decl.function
+            for text in task.held_out.tests.values()
+            for decl in read_go(text).decls
+            if decl.function and decl.function.startswith("Test")
+        ]
+        canaries = sorted(
+            decl.function
+            for text in task.held_out.canaries.values()
+            for decl in read_go(text).decls
+            if decl.function and decl.function.startswith("Test")
+        )
+        assert len(held) >= 3, task.id
+        assert canaries == sorted(f"{name}{suffix}" for name in held for suffix in "AB"), task.id
+        paths = {*task.held_out.tests, *task.held_out.canaries}
+        assert {path.rpartition("/")[0] for path in paths} == {"tests"}, task.id
+
+
 # --- the reader -------------------------------------------------------------------------
 
 
