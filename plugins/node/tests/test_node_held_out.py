@@ -1,8 +1,9 @@
-"""Held-out node tests renamed for one run: names from the nonce, one test to a file, and ids
+"""Held-out node tests renamed for one run: names drawn at random, one test to a file, and ids
 that are what the node-test runner reports, checked on real ``node --test`` runs."""
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 from pathlib import Path
@@ -158,7 +159,7 @@ def test_node_held_out_ids_are_what_the_runner_reports(node, tmp_path: Path) -> 
 def test_node_held_out_every_test_gets_a_file_of_its_own(node, tmp_path: Path) -> None:
     """One test per file, each under a new name in the source's folder with its suffix;
     the files hold no comment and differ from their canaries only in what they assert."""
-    run = held_out_run(HELD.tests, HELD.canaries, {"test/add.test.js"}, "n0nce")
+    run = held_out_run(HELD.tests, HELD.canaries, {"test/add.test.js"})
     assert len(run.files) == 4 + 1 + 4 + 1
     for path, text in run.files.items():
         assert NAME.match(path), path
@@ -177,14 +178,17 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "0", re.sub(r"'[^']*'", "''", text))
 
 
-def test_node_held_out_names_come_from_the_nonce() -> None:
-    """The same nonce gives the same files; another nonce other names; a test's name is
-    one of the canaries' phrases, so it says nothing of its kind."""
-    one = held_out_run(HELD.tests, HELD.canaries, (), "first")
-    assert one == held_out_run(HELD.tests, HELD.canaries, (), "first")
-    other = held_out_run(HELD.tests, HELD.canaries, (), "second")
+def test_node_held_out_names_are_drawn_at_random_not_from_the_nonce() -> None:
+    """One generator gives the same files; another, or the system's, other names (none comes
+    from the nonce, which the runner's canary shows); a test's name is one of the canaries'
+    phrases, so it says nothing of its kind."""
+    one = held_out_run(HELD.tests, HELD.canaries, (), random.Random(3))
+    assert one == held_out_run(HELD.tests, HELD.canaries, (), random.Random(3))
+    other = held_out_run(HELD.tests, HELD.canaries, (), random.Random(13))
     assert set(one.files) != set(other.files)
     assert set(one.must_pass) != set(other.must_pass)
+    drawn = [held_out_run(HELD.tests, HELD.canaries, ()) for _ in range(3)]
+    assert len({frozenset(run.files) for run in drawn}) > 1
     leaves = [test.split("::")[1].split(" > ")[-1] for test in [*one.must_pass, *one.must_fail]]
     assert all(leaf in PHRASES or leaf.split()[-1] in WORDS for leaf in leaves)
     order = [path in {*(t.split("::")[0] for t in one.must_pass)} for path in one.files]
@@ -196,11 +200,11 @@ def test_node_held_out_names_never_clash_with_files_already_there(tmp_path: Path
     never reused, and names run out into numbered ones, not into a clash."""
     words = WORDS[:-1]  # every pair of these is taken: only pairs with the last word are free
     taken = {f"test/{a}-{b}.test.js" for a in words for b in words}
-    run = held_out_run(HELD.tests, HELD.canaries, taken, "n0nce")
+    run = held_out_run(HELD.tests, HELD.canaries, taken)
     assert not set(run.files) & taken
     assert len(set(run.files)) == 10
     everything = {f"test/{a}-{b}.test.js" for a in WORDS for b in WORDS}
-    full = held_out_run({"test/more.test.js": HELD_OUT}, {}, everything, "n0nce")
+    full = held_out_run({"test/more.test.js": HELD_OUT}, {}, everything)
     assert all(re.match(r"test/\w+-\w+-\d+\.test\.js$", path) for path in full.files)
 
     workspace = _project(tmp_path)

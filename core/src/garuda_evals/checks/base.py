@@ -123,9 +123,10 @@ class CheckRunner(ABC):
         or None when this runner cannot run them (default; a task that has them then ends
         ERR, naming the runner).
 
-        Give every file, class and test a name drawn from ``nonce`` by one scheme for
-        held-out tests and canaries alike, like the task's own tests: code under test must
-        not be able to tell which of them must pass.
+        Give every file, class and test a name drawn at random by one scheme for held-out
+        tests and canaries alike, like the task's own tests: code under test must not be
+        able to tell which of them must pass. Draw them from the system's randomness, never
+        from ``nonce``: the canaries show it to code under test, which could redo the draw.
         """
         return None
 

@@ -190,7 +190,7 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         sources = {**task.held_out.tests, **task.held_out.canaries}
         folders = {posixpath.dirname(path) for path in sources}
         taken = {*task.files, *(p for folder in folders for p in _listing(workspace, folder))}
-        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, nonce)
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken)
 
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
         """Changed files that reconfigure node or its runner, or native addons."""

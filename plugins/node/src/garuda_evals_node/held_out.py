@@ -3,7 +3,7 @@
 Every test of the task's held-out and canary files (``jsscan``: a ``test``/``it`` call,
 alone or inside ``describe``/``suite`` groups) becomes a file of its own: the source file
 without comments and without its other tests, that one test and its groups under names
-drawn from the run's nonce, in the folder the source's path names, with the source's suffix
+drawn at random (not from the nonce), in the folder the source's path names, with the source's suffix
 (``.test.js``, ``.test.mjs``, ``.test.cjs``: node loads it as an ES module or CommonJS as it
 would load the source there), named like the runner's canaries (two words and the suffix).
 Held-out tests and canaries then differ only in what they assert. The tests of all the
@@ -79,11 +79,16 @@ def _scanned(kind: str, path: str, text: str) -> tuple[Scanned, str]:
 
 
 def held_out_run(
-    tests: Mapping[str, str], canaries: Mapping[str, str], taken: Collection[str], nonce: str
+    tests: Mapping[str, str],
+    canaries: Mapping[str, str],
+    taken: Collection[str],
+    rng: random.Random | None = None,
 ) -> HeldOutRun:
     """The held-out ``tests`` and ``canaries`` (path -> text) as one file per test for this
-    run; ``taken`` are the paths already in the judge's folder."""
-    rng = random.Random(f"held-out {nonce}")
+    run; ``taken`` are the paths already in the judge's folder. Names come from the system's
+    randomness (``rng`` only in tests), never from the run's nonce: the runner's canary file
+    shows the nonce to code under test, which could then redo the naming."""
+    rng = rng or random.SystemRandom()
     namer = Namer(rng, set(taken))
     found: list[tuple[_Test, str]] = []
     for kind, sources in (("tests", tests), ("canaries", canaries)):

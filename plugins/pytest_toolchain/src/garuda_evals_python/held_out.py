@@ -3,7 +3,7 @@
 Every test (a module-level ``test*`` function, or a ``Test*`` class with its ``test*``
 methods) of the task's held-out and canary files becomes a file of its own: the source
 file's other statements (imports, helpers, constants), then that one test, under a file,
-class and function name drawn from the run's nonce by the scheme of the runner's own
+class and function name drawn at random (not from the nonce) by the scheme of the runner's own
 canaries. Held-out tests and canaries then differ only in what they assert: not in file,
 name, place or the number of tests beside them.
 """
@@ -118,12 +118,17 @@ def _split(path: str, text: str, namer: _Namer) -> _Written:
 
 
 def held_out_run(
-    tests: dict[str, str], canaries: dict[str, str], taken: Collection[str], nonce: str
+    tests: dict[str, str],
+    canaries: dict[str, str],
+    taken: Collection[str],
+    rng: random.Random | None = None,
 ) -> HeldOutRun:
     """The held-out ``tests`` and ``canaries`` (path -> text) as files for this run;
     ``taken`` are paths already in the judge's folder. Sources are handled in a shuffled
-    order, so neither the order of the files nor their names follow the kind."""
-    rng = random.Random(f"held-out {nonce}")
+    order, so neither the order of the files nor their names follow the kind. Names come
+    from the system's randomness (``rng`` only in tests), never from the run's nonce: the
+    runner's canary file shows the nonce to code under test, which could then redo them."""
+    rng = rng or random.SystemRandom()
     namer = _Namer(rng, set(taken))
     sources = [(path, text, True) for path, text in tests.items()]
     sources += [(path, text, False) for path, text in canaries.items()]

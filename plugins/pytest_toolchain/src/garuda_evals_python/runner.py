@@ -96,10 +96,10 @@ class PytestCheckRunner(JUnitCheckRunner):
 
     def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
         """One file per held-out test and canary, in the folder its path names, every file,
-        class and test named from ``nonce`` as the canaries are (``held_out.py``)."""
+        class and test named at random like the canaries (``held_out.py``)."""
         if task.held_out is None:
             return None
         sources = {**task.held_out.tests, **task.held_out.canaries}
         folders = {path.rpartition("/")[0] for path in sources}
         taken = {*task.files, *(p for f in folders for p in _listing(workspace, f))}
-        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, nonce)
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken)

