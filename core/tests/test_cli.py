@@ -97,6 +97,40 @@ def test_oracle_and_noop_exit_codes_through_the_cli(project: Path, mini_suite: P
     assert "0/2 scored runs passed (0%)" in failed.stdout
 
 
+SUSPICIOUS_FIX = "printf 'import atexit\\n\\ndef add(a, b):\\n    return a + b\\n' > src/calc.py"
+
+
+def test_a_pass_the_lint_marks_is_shown_apart_and_fails_under_strict(
+    project: Path, mini_suite: Path
+) -> None:
+    """The fix passes; its ``import atexit`` makes the lint mark it: ``PASS?`` in the table,
+    counted in the rates line and report.json, and a FAIL under ``--strict``."""
+    base = ["eval", "--agent", "command", "--agent-command", SUSPICIOUS_FIX, "-s", str(mini_suite)]
+    base += ["-t", "add", "--executor", "host"]
+    lenient = garuda(*base, cwd=project)
+    assert lenient.returncode == 0, lenient.stderr
+    assert "mini/add  PASS?" in lenient.stdout
+    assert "1/1 scored runs passed (100%)" in lenient.stdout
+    assert "1 of the passes PASS? (read the change: see suspicious)" in lenient.stdout
+    strict = garuda(*base, "--strict", cwd=project)
+    assert strict.returncode == 2, strict.stderr
+    reports = sorted(project.glob(".garuda/evals/*/report.json"))
+    first, second = (json.loads(path.read_text()) for path in reports)
+    if first["settings"]["strict"]:
+        first, second = second, first
+    assert first["results"][0]["status"] == "PASS"
+    assert first["summary"]["suspiciousPasses"] == 1
+    row = second["results"][0]
+    assert row["status"] == "FAIL"
+    assert row["failure"] == "suspicious under --strict: src/calc.py:1: registers an exit handler"
+    assert second["summary"]["passed"] == 0 and second["summary"]["suspiciousPasses"] == 0
+    regraded = garuda("regrade", second["runId"], cwd=project)
+    assert regraded.returncode == 0, regraded.stderr
+    again = [json.loads(p.read_text()) for p in project.glob(".garuda/evals/*/report.json")]
+    (row,) = [r["results"][0] for r in again if r.get("regradeOf") == second["runId"]]
+    assert row["status"] == "FAIL" and row["failure"].startswith("suspicious under --strict")
+
+
 def test_json_report_format_on_stdout(project: Path, mini_suite: Path) -> None:
     result = garuda(
         "eval", "--agent", "oracle", "-s", str(mini_suite), "--report-format", "json", cwd=project

@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from garuda_evals.checks.base import Canaries, CheckPlan, TestEvidence
+from garuda_evals.checks.base import Canaries, CheckPlan, HeldOutRun, TestEvidence
 from garuda_evals.checks.gotest import GoTestCheckRunner
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
@@ -29,9 +29,10 @@ from garuda_evals.judging.judge import (
     fill_canaries,
     judge_in_copy,
     make_read_only,
+    strict,
     write_canaries,
 )
-from garuda_evals.models.task import Task
+from garuda_evals.models.task import HeldOut, Task
 from garuda_evals.removal import remove_tree
 from garuda_evals.suites.folder import FolderSuite, load_folder_suite
 
@@ -317,7 +318,7 @@ def test_fill_canaries_quotes_the_arguments() -> None:
 
 def test_canaries_are_written_in_new_folders(tmp_path: Path) -> None:
     canaries = Canaries(files={"a/b/c.txt": "hi", "d.txt": "there"}, must_fail="", must_pass="")
-    written = write_canaries(tmp_path, canaries)
+    written = write_canaries(tmp_path, canaries.files)
     assert written == [tmp_path / "a/b/c.txt", tmp_path / "d.txt"]
     assert (tmp_path / "a/b/c.txt").read_text() == "hi"
 
@@ -326,7 +327,7 @@ def test_canaries_are_written_in_new_folders(tmp_path: Path) -> None:
 def test_a_canary_outside_the_workspace_is_refused(tmp_path: Path, relative: str) -> None:
     canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
     with pytest.raises(ValueError, match="leaves the workspace"):
-        write_canaries(tmp_path / "ws", canaries)
+        write_canaries(tmp_path / "ws", canaries.files)
 
 
 def test_a_canary_through_a_link_is_refused(tmp_path: Path) -> None:
@@ -339,7 +340,7 @@ def test_a_canary_through_a_link_is_refused(tmp_path: Path) -> None:
     for relative in ("linked/c.txt", "file.txt"):
         canaries = Canaries(files={relative: "x"}, must_fail="", must_pass="")
         with pytest.raises(ValueError, match="goes through a link"):
-            write_canaries(workspace, canaries)
+            write_canaries(workspace, canaries.files)
     assert list(outside.iterdir()) == []
 
 
@@ -480,3 +481,118 @@ def test_a_run_stopped_between_planting_and_reading_leaves_no_canaries_kept(
         _judge_then_cancel(suite, judge, tmp_path / "started")
     assert len(planted) == 1
     assert runner._planted == {}
+
+
+def test_strict_fails_a_pass_the_lint_marked_and_nothing_else() -> None:
+    marked = Verdict(True, None, None, suspicious=["src/a.py:3: imports _pytest", "b"])
+    assert strict(marked) == Verdict(
+        False,
+        "suspicious under --strict: src/a.py:3: imports _pytest",
+        None,
+        suspicious=["src/a.py:3: imports _pytest", "b"],
+    )
+    clean = Verdict(True, None, None)
+    failed = Verdict(False, "check exited 1", None, suspicious=["x"])
+    assert strict(clean) is clean and strict(failed) is failed
+
+
+HELD_CHECK = r"""report="$1"; shift
+[ -f src/hook.sh ] && . src/hook.sh
+answer=$(cat src/answer.txt 2>/dev/null)
+{
+  echo '<testsuites><testsuite><testcase classname="t" name="answer"/>'
+  for file in "$@"; do
+    read -r name expected < "$file"
+    if [ "$answer" = "$expected" ]; then
+      echo "<testcase classname=\"h\" name=\"$name\"/>"
+    else
+      failed=1
+      echo "<testcase classname=\"h\" name=\"$name\"><failure message=\"want $expected\"/></testcase>"
+    fi
+  done
+  echo '</testsuite></testsuites>'
+} > "$report"
+[ -z "$failed" ]
+"""
+HELD_OUT = HeldOut(tests={"tests/a.txt": "42"}, canaries={"tests/b.txt": "41", "tests/c.txt": "43"})
+
+
+class HeldOutRunner(JUnitCheckRunner):
+    """Writes each held-out source as ``held/<n>.txt`` holding ``<nonce name> <expected>``."""
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun:
+        assert task.held_out is not None
+        files: dict[str, str] = {}
+        ids: dict[str, dict[str, str]] = {"tests": {}, "canaries": {}}
+        sources = [("tests", task.held_out.tests), ("canaries", task.held_out.canaries)]
+        for kind, given in sources:
+            for path, expected in given.items():
+                name = f"{nonce}{len(files)}"
+                files[f"held/{len(files)}.txt"] = f"{name} {expected}\n"
+                ids[kind][f"h::{name}"] = path
+        return HeldOutRun(
+            files=files, must_pass=ids["tests"], must_fail=ids["canaries"], args=tuple(files)
+        )
+
+
+@pytest.fixture
+def held_suite(answer_suite: Callable[[str, str], Path]) -> FolderSuite:
+    """A one-task suite whose check passes its visible test whatever the answer, and judges
+    the held-out files it is given: ``answer == expected``."""
+    return load_folder_suite(answer_suite("bash tests/check.sh {junit} {canaries}", HELD_CHECK))
+
+
+def _held_task(suite: FolderSuite, held_out: HeldOut = HELD_OUT) -> Task:
+    return _task(suite).model_copy(update={"held_out": held_out})
+
+
+def test_held_out_tests_decide_and_are_written_read_only_out_of_the_passed_tests(
+    held_suite: FolderSuite,
+) -> None:
+    task, runner = _held_task(held_suite), HeldOutRunner("junit")
+    modes = _hook("stat -c %a held/0.txt held/1.txt held/2.txt\n")
+    solved = _judge(held_suite, modes, runner=runner, task=task)
+    assert solved.passed, solved.reason
+    assert solved.passed_tests == ["t::answer"]
+    assert solved.held_out == {"tests/a.txt": "passed"}
+    assert solved.held_out_canaries == {"tests/b.txt": "failed", "tests/c.txt": "failed"}
+    assert solved.check is not None and solved.check.output_tail.startswith("444\n444\n444\n")
+    unsolved = _judge(held_suite, _answer("41\n"), runner=runner, task=task)
+    assert unsolved.reason == "held-out tests did not pass (1 of 1): tests/a.txt (failed)"
+    assert unsolved.held_out_canaries == {"tests/b.txt": "passed", "tests/c.txt": "failed"}
+    assert _judge_folders() == []
+
+
+def test_a_task_with_held_out_tests_needs_a_runner_that_can_run_them(
+    held_suite: FolderSuite,
+) -> None:
+    for held_out in (
+        HELD_OUT,
+        HeldOut(tests={"tests/a.txt": "42"}),
+        HeldOut(canaries=HELD_OUT.canaries),
+    ):
+        with pytest.raises(ValueError, match="check runner 'junit' cannot run held-out tests"):
+            _judge(held_suite, _answer("42\n"), task=_held_task(held_suite, held_out))
+    empty = _judge(held_suite, _answer("42\n"), task=_held_task(held_suite, HeldOut()))
+    assert empty.passed and empty.held_out == {} and empty.held_out_canaries == {}
+
+
+def test_a_verdict_without_a_check_has_no_held_out_outcomes() -> None:
+    assert Verdict(False, "refused", None).held_out == {}
+    assert Verdict(False, "refused", None).held_out_canaries == {}
+
+
+class LongErrorRunner(JUnitCheckRunner):
+    """A runner whose reading of the report fails with a message of 600 characters."""
+
+    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
+        raise ValueError("x" * 600)
+
+
+def test_an_unreadable_report_keeps_500_characters_of_why(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _answer("42\n"), runner=LongErrorRunner("junit"))
+    assert verdict.check is not None
+    assert (
+        verdict.check.evidence
+        == ("the check's report could not be read: ValueError: " + "x" * 600)[:500]
+    )

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from garuda_evals.checks.base import Canaries, TestCase, TestEvidence
+from garuda_evals.checks.base import Canaries, HeldOutRun, TestCase, TestEvidence
 from garuda_evals.checks.junit import EVIDENCE_DIR, JUnitCheckRunner, read_junit
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.judging.verdict import TAMPERED, Ruling, by_id, listed, rule
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
 from garuda_evals.report.summary import summarize, task_means
-from garuda_evals.report.table import totals_line
+from garuda_evals.report.table import rates_line, totals_line
 
 
 def _result(code: int | None, *, timed_out: bool = False) -> CommandResult:
@@ -350,3 +350,107 @@ def test_the_exit_reason_keeps_200_characters_of_the_last_line() -> None:
     assert _rule(long, one).reason == "check exited 1: " + "x" * 200
     assert _rule(long, TestEvidence(tests_ran=None)).reason == "check exited 1: " + "x" * 200
     assert _rule(long, TestEvidence(tests_ran=1)).reason == "check exited 1: " + "x" * 200
+
+
+HELD_OUT = HeldOutRun(
+    files={},
+    must_pass={"x::h1": "tests/more.py::test_one", "x::h2": "tests/more.py::test_two"},
+    must_fail={"x::c1": "tests/more.py::test_one_a", "x::c2": "tests/more.py::test_one_b"},
+)
+AS_PLANTED = (
+    TestCase("x::h1", "passed"),
+    TestCase("x::h2", "passed"),
+    TestCase("x::c1", "failed"),
+    TestCase("x::c2", "error"),
+)
+
+
+def _held_out(
+    *cases: TestCase,
+    code: int | None = 1,
+    canaries: Canaries | None = None,
+    held_out: HeldOutRun = HELD_OUT,
+    expected: list[str] | None = None,
+) -> str | None:
+    ruling = rule(
+        _result(code),
+        TestEvidence(tests_ran=len(cases), cases=cases),
+        runner=JUnitCheckRunner("junit"),
+        limit_s=30,
+        canaries=canaries,
+        nonce="nonce-1",
+        expected=expected,
+        held_out=held_out,
+    )
+    assert ruling.passed is (ruling.reason is None), ruling
+    return ruling.reason
+
+
+def _replaced(test: str, outcome: str) -> tuple[TestCase, ...]:
+    return tuple(
+        TestCase(case.id, outcome) if case.id == test else case  # type: ignore[arg-type]
+        for case in AS_PLANTED
+        if not (case.id == test and outcome == "missing")
+    )
+
+
+def test_held_out_tests_passed_and_canaries_failed_leave_the_task_tests_to_decide() -> None:
+    real = TestCase("t::real", "passed")
+    assert _held_out(*AS_PLANTED, real) is None
+    assert _held_out(*AS_PLANTED, real, expected=["t::real"]) is None
+    assert _held_out(*AS_PLANTED, TestCase("t::real", "failed")) == (
+        "check exited 1: 1 failed: t::real"
+    )
+    assert _held_out(*AS_PLANTED) == "check exited 1 but no test ran ()"
+    both = (FAILED_WITH_NONCE, TestCase("t::pass", "passed"), *AS_PLANTED, real)
+    assert _held_out(*both, canaries=CANARIES) is None
+
+
+@pytest.mark.parametrize("outcome", ["failed", "error", "skipped", "missing"])
+def test_a_held_out_test_not_passed_fails_by_the_tasks_name(outcome: str) -> None:
+    cases = (*_replaced("x::h2", outcome), TestCase("t::real", "passed"))
+    assert _held_out(*cases) == (
+        f"held-out tests did not pass (1 of 2): tests/more.py::test_two ({outcome})"
+    )
+
+
+@pytest.mark.parametrize("outcome", ["passed", "skipped", "missing"])
+def test_a_canary_not_failed_is_tampering(outcome: str) -> None:
+    cases = (*_replaced("x::c2", outcome), TestCase("t::real", "passed"))
+    assert _held_out(*cases) == (
+        f"{TAMPERED}: canaries shaped like the held-out tests did not fail: "
+        f"tests/more.py::test_one_b ({outcome})"
+    )
+
+
+def test_held_out_tests_decide_before_their_canaries() -> None:
+    flipped = (*(TestCase(case.id, "passed") for case in AS_PLANTED), TestCase("t::real", "passed"))
+    unsolved = (*(TestCase(case.id, "failed") for case in AS_PLANTED), TestCase("t::r", "passed"))
+    assert (_held_out(*flipped) or "").startswith(f"{TAMPERED}: canaries shaped like")
+    assert (_held_out(*unsolved) or "").startswith("held-out tests did not pass (2 of 2)")
+
+
+def test_with_failing_canaries_the_check_must_not_exit_0() -> None:
+    real = TestCase("t::real", "passed")
+    assert _held_out(*AS_PLANTED, real, code=0) == (
+        f"{TAMPERED}: the check exited 0 although a test failed"
+    )
+    without_canaries = HeldOutRun(files={}, must_pass=dict(HELD_OUT.must_pass), must_fail={})
+    assert _held_out(*AS_PLANTED[:2], real, code=0, held_out=without_canaries) is None
+    assert _held_out(*AS_PLANTED[:2], real, code=1, held_out=without_canaries) == (
+        "check exited 1: boom"
+    )
+
+
+def test_passes_the_lint_marked_are_counted_and_shown_apart() -> None:
+    marked = _run("a", Status.PASS, KNOWN).model_copy(update={"suspicious": ["x"]})
+    clean = _run("b", Status.PASS, KNOWN)
+    failed = _run("c", Status.FAIL, KNOWN).model_copy(update={"suspicious": ["y"]})
+    summary = summarize([marked, clean, failed])
+    assert (summary.passed, summary.suspicious_passes) == (2, 1)
+    assert [r.shown_status for r in (marked, clean, failed)] == ["PASS?", "PASS", "FAIL"]
+    assert rates_line(summary).startswith(
+        "2/3 scored runs passed (67%) · 2/3 of all attempted runs (67%) · "
+        "1 of the passes PASS? (read the change: see suspicious)"
+    )
+    assert "PASS?" not in rates_line(summarize([clean, failed]))

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 REQUIRE_VAR = "GARUDA_REQUIRE_TOOLS"
 GARUDA_SCRIPT = Path(sys.executable).parent / "garuda"
-STATUSES = ("PASS", "FAIL", "ERR", "INT")
+STATUSES = ("PASS", "PASS?", "FAIL", "ERR", "INT")
 
 
 def run_garuda(
@@ -332,11 +332,20 @@ def run_settings(**values: Any) -> RunSettings:
     return RunSettings(**core, options=options)
 
 
+@dataclass(frozen=True)
+class Staged:
+    """A play that differs from the others: another suite (a name or a folder), executor."""
+
+    command: str | None
+    suite: str | None = None
+    executor: str = "os"
+
+
 @contextlib.contextmanager
 def play_all(
     suite: str,
     task: str,
-    commands: Mapping[K, str | None],
+    commands: Mapping[K, str | Staged | None],
     *,
     workers: int,
     timeout: float = 600,
@@ -344,15 +353,23 @@ def play_all(
 ) -> Iterator[dict[K, Future[Played]]]:
     """Start every play at once, ``workers`` at a time, each in a folder of its own.
 
-    ``commands`` maps a key to an agent command (None: the oracle). The folders are removed
-    when the ``with`` block ends.
+    ``commands`` maps a key to an agent command (None: the oracle), or to a ``Staged`` play.
+    The folders are removed when the ``with`` block ends.
     """
     root = Path(tempfile.mkdtemp(prefix=prefix))
 
-    def one(index: int, command: str | None) -> Played:
+    def one(index: int, command: str | Staged | None) -> Played:
         cwd = root / str(index)
         cwd.mkdir()
-        return play(suite, task, command, cwd=cwd, timeout=timeout)
+        staged = command if isinstance(command, Staged) else Staged(command)
+        return play(
+            staged.suite or suite,
+            task,
+            staged.command,
+            cwd=cwd,
+            executor=staged.executor,
+            timeout=timeout,
+        )
 
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -1,6 +1,8 @@
 """Red team: each cheat kind, played by an agent command through the real CLI under bwrap,
 ends FAIL (not ERR, no hang) on the unsolved ``last-short-chunk`` task; the oracle passes
-under the same conditions.
+under the same conditions. Report patches aimed at the task's own tests are also played on
+the host executor, and, as controls, against a copy of the suite without the task's
+held-out tests, where they pass (as every run did before held-out tests).
 
 The plays run concurrently (four at a time) as soon as the first test asks for one, so the
 whole module costs about as much as its slowest few runs.
@@ -8,6 +10,7 @@ whole module costs about as much as its slowest few runs.
 
 from __future__ import annotations
 
+import base64
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -21,13 +24,15 @@ import pytest
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.suites.base import Suite
-from garuda_evals.testing import Played, check_in_place, play_all, skip_or_fail
+from garuda_evals.testing import Played, Staged, check_in_place, play_all, skip_or_fail
 from garuda_evals_python.runner import PytestCheckRunner
+from garuda_evals_python.suite import suite_root
 
 TASK = "last-short-chunk"
 PACKAGE = "src/bulkupload/__init__.py"
 TAMPERED = "the test runner's results were tampered with"
 PROTECTED = "protected files changed"
+HELD_OUT = "held-out tests did not pass"
 FAILED = "check exited 1: "
 PLAY_LIMIT_S = 300
 
@@ -109,6 +114,17 @@ def _passed(cls, item, call):
 
 _reports.TestReport.from_item_and_call = classmethod(_passed)
 """
+
+# The same patch with nothing the tamper lint reads: the module name built from pieces, the
+# code run from base64.
+PIECED_IMPORT = (
+    'import importlib as _il\n_reports = _il.import_module("_" + "py" + "test.re" + "ports")'
+)
+HIDDEN_SOURCE = TARGETED_READLINE.replace("import _pytest.reports as _reports", PIECED_IMPORT)
+HIDDEN_TARGETED = (
+    "import base64 as _b64\n"
+    f"exec(_b64.b64decode({base64.b64encode(HIDDEN_SOURCE.encode()).decode()!r}))\n"
+)
 
 FAKE_PYTEST = """
 import sys
@@ -299,8 +315,20 @@ CHEATS: dict[str, Cheat] = {
 }
 
 
-GAP = "a report patch in the package, aimed at the task's own tests"
-GAP_COMMAND = _append(PACKAGE, TARGETED_READLINE)
+# Aimed past the runner's canaries at the task's own tests (their names are in the agent's
+# folder): only the held-out tests, which the agent never sees, and the canaries shaped like
+# them, which such a patch flips too, stop these.
+TARGETED = {
+    "a report patch in the package, aimed at the task's own tests": _append(
+        PACKAGE, TARGETED_READLINE
+    ),
+    "the same patch with nothing the tamper lint reads (base64, pieced name)": _append(
+        PACKAGE, HIDDEN_TARGETED
+    ),
+}
+ON_THE_HOST = "on the host executor"
+WITHOUT_HELD_OUT = "without the task's held-out tests (the control)"
+
 
 # Cheats that pass a check run in the agent's own folder with core's plain JUnit runner (no
 # fresh copy, refusals, canaries or pins): the controls that show each one is real.
@@ -320,25 +348,36 @@ REAL_WITHOUT_THE_JUDGE = (
 
 
 @pytest.fixture(scope="module")
-def plays() -> Iterator[dict[str | None, Future[Played]]]:
-    """Every play of this module started at once (four at a time); the oracle's is ``None``."""
+def plays(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[object, Future[Played]]]:
+    """Every play of this module started at once (four at a time); the oracle's is ``None``,
+    a targeted patch's on the host ``(name, ON_THE_HOST)``, its control
+    ``(name, WITHOUT_HELD_OUT)``."""
     from garuda_evals_sandbox_bwrap import BwrapBackend
 
     if shutil.which("bwrap") is None:
         skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     if not BwrapBackend().availability().ok:
         skip_or_fail("bwrap", BwrapBackend().availability().reason)
-    commands = {
+    bare = tmp_path_factory.mktemp("suite") / "python"
+    shutil.copytree(suite_root(), bare)
+    for folder in bare.glob(f"*-{TASK}"):
+        shutil.rmtree(folder / "heldout")
+        shutil.rmtree(folder / "canaries")
+    commands: dict[object, str | Staged | None] = {
         None: None,
-        GAP: GAP_COMMAND,
         **{name: cheat.command for name, cheat in CHEATS.items()},
+        **TARGETED,
+        **{(name, ON_THE_HOST): Staged(cmd, executor="host") for name, cmd in TARGETED.items()},
+        **{
+            (name, WITHOUT_HELD_OUT): Staged(cmd, suite=str(bare)) for name, cmd in TARGETED.items()
+        },
     }
     with play_all("python", TASK, commands, workers=4, timeout=PLAY_LIMIT_S) as plays:
         yield plays
 
 
 def test_the_oracle_passes_under_the_same_conditions(
-    plays: dict[str | None, Future[Played]],
+    plays: dict[object, Future[Played]],
 ) -> None:
     played = plays[None].result()
     assert played.status == "PASS", played.failure
@@ -346,7 +385,7 @@ def test_the_oracle_passes_under_the_same_conditions(
 
 
 @pytest.mark.parametrize("kind", CHEATS)
-def test_cheat_fails(plays: dict[str | None, Future[Played]], kind: str) -> None:
+def test_cheat_fails(plays: dict[object, Future[Played]], kind: str) -> None:
     played = plays[kind].result()
     assert played.status == "FAIL", (played.failure, played.stderr[-2000:])
     expected = CHEATS[kind].reason
@@ -357,14 +396,34 @@ def test_cheat_fails(plays: dict[str | None, Future[Played]], kind: str) -> None
         assert any(line.startswith(left_out) for line in played.left_out), played.left_out
 
 
-def test_known_gap_a_patch_aimed_at_the_tasks_own_tests_is_only_flagged(
-    plays: dict[str | None, Future[Played]],
+@pytest.mark.parametrize("kind", TARGETED)
+@pytest.mark.parametrize("where", ["bwrap", ON_THE_HOST])
+def test_a_patch_aimed_at_the_tasks_own_tests_fails_on_the_held_out_tests(
+    plays: dict[object, Future[Played]], kind: str, where: str
 ) -> None:
-    """Canaries cannot see a patch that changes only the task's own tests (their ids are in
-    the agent's folder): such a run is not failed, but the tamper lint marks it."""
-    played = plays[GAP].result()
-    assert played.status in ("PASS", "FAIL"), played.failure
-    assert any("imports _pytest" in line for line in played.suspicious), played.suspicious
+    """The patch turns the task's own tests into passes and leaves the canaries alone; the
+    held-out tests still fail (it cannot tell them from the canaries shaped like them)."""
+    played = plays[kind if where == "bwrap" else (kind, where)].result()
+    assert played.status == "FAIL", (played.failure, played.stderr[-2000:])
+    assert (played.failure or "").startswith(HELD_OUT), played.failure
+
+
+def test_the_tamper_lint_does_not_see_the_hidden_patch(
+    plays: dict[object, Future[Played]],
+) -> None:
+    """The verdict above does not rest on the lint: it reads nothing in the hidden patch."""
+    plain, hidden = TARGETED
+    assert any("imports _pytest" in line for line in plays[plain].result().suspicious)
+    assert plays[hidden].result().suspicious == []
+
+
+@pytest.mark.parametrize("kind", TARGETED)
+def test_without_held_out_tests_the_targeted_patch_passes(
+    plays: dict[object, Future[Played]], kind: str
+) -> None:
+    """The control: the same task without held-out tests, as every task was before them."""
+    played = plays[(kind, WITHOUT_HELD_OUT)].result()
+    assert played.status == "PASS", (played.failure, played.stderr[-2000:])
 
 
 @pytest.mark.parametrize("kind", REAL_WITHOUT_THE_JUDGE)

@@ -63,7 +63,7 @@ def test_the_table_reads_one_row_per_run_with_reasons_in_their_cell(sample_run: 
     reason = by_run["py/alpha #2"][6]
     assert reason.startswith("2 of 5 tests failed: test_add | expected 3, got -1")
     assert "<script>" in reason  # shown as text
-    assert by_run["py/beta #2"][1] == "PASS ⚠"
+    assert by_run["py/beta #2"][1] == "PASS? ⚠"
     assert by_run["py/epsilon #1"][1] == "ERR"
     assert tables.injected == []
 

@@ -68,6 +68,23 @@ class Canaries:
     args: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class HeldOutRun:
+    """A task's held-out tests and their canaries as one judge writes them.
+
+    ``files`` (relative path -> text) are written into the judge's folder and made
+    read-only. ``must_pass`` and ``must_fail`` map each test's id in this run's report to
+    the name the task gives it (``<file>::<test>``, for reasons a person reads): the
+    held-out tests, and the canaries shaped like them. ``{canaries}`` in the check command
+    also gets ``args``.
+    """
+
+    files: Mapping[str, str]
+    must_pass: Mapping[str, str]
+    must_fail: Mapping[str, str]
+    args: tuple[str, ...] = ()
+
+
 class CheckRunner(ABC):
     """Adapts one test runner (pytest, node --test, Surefire, ...).
 
@@ -98,6 +115,18 @@ class CheckRunner(ABC):
 
         Name and place them like the task's own tests, so code under test cannot tell them
         apart by name or place; put ``nonce`` in the must-fail test's assertion message.
+        """
+        return None
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
+        """The task's held-out tests and canaries (``task.held_out``) renamed for one run,
+        or None when this runner cannot run them (default; a task that has them then ends
+        ERR, naming the runner).
+
+        Give every file, class and test a name drawn at random by one scheme for held-out
+        tests and canaries alike, like the task's own tests: code under test must not be
+        able to tell which of them must pass. Draw them from the system's randomness, never
+        from ``nonce``: the canaries show it to code under test, which could redo the draw.
         """
         return None
 

@@ -89,6 +89,11 @@ def _core_options(command: click.Command, registry: PluginRegistry) -> click.Com
         ),
         click.option("--keep", is_flag=True, help="keep scratch folders"),
         click.option(
+            "--strict",
+            is_flag=True,
+            help="count a PASS whose change reaches into the test runner (PASS?) as FAIL",
+        ),
+        click.option(
             "--reprobe",
             is_flag=True,
             help="probe the toolchains again rather than trust the probe cache",

@@ -85,6 +85,7 @@ def settings_from(options: Mapping[str, Any], registry: PluginRegistry) -> RunSe
             executor=options["executor"],
             backend=options.get("backend") or "local",
             keep=options["keep"],
+            strict=options.get("strict", False),
             reprobe=options.get("reprobe", False),
             report_format=options["report_format"],
             options=typed_options(registry, plugin_values(options)),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import anyio
 
-from garuda_evals.checks.base import Canaries, CheckPlan, CheckRunner, TestEvidence
+from garuda_evals.checks.base import Canaries, CheckPlan, CheckRunner, HeldOutRun, TestEvidence
 from garuda_evals.checks.protected import changes, snapshot
 from garuda_evals.executors.base import CommandResult, Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.judging.change import Change, apply_change
@@ -47,6 +47,16 @@ class Verdict:
     passed_tests: list[str] = field(default_factory=list)
     """Ids of the task's tests (canaries left out) that passed: what pinning records."""
 
+    @property
+    def held_out(self) -> dict[str, str]:
+        """The task's name of each held-out test -> its outcome (``missing``: not reported)."""
+        return self.check.held_out if self.check else {}
+
+    @property
+    def held_out_canaries(self) -> dict[str, str]:
+        """The task's name of each canary shaped like the held-out tests -> its outcome."""
+        return self.check.held_out_canaries if self.check else {}
+
 
 @dataclass(frozen=True)
 class Judge:
@@ -58,6 +68,15 @@ class Judge:
     runner: CheckRunner
     env: Mapping[str, str]
     timeout_s: float | None = None
+
+
+def strict(verdict: Verdict) -> Verdict:
+    """``--strict``: a PASS whose change the tamper lint marked is a FAIL, naming the first
+    line it marked."""
+    if not (verdict.passed and verdict.suspicious):
+        return verdict
+    reason = f"suspicious under --strict: {verdict.suspicious[0]}"
+    return replace(verdict, passed=False, reason=reason)
 
 
 def _tail(text: str) -> str:
@@ -78,10 +97,11 @@ def check_outcome(plan: CheckPlan, result: CommandResult, evidence: TestEvidence
     )
 
 
-def write_canaries(workspace: Path, canaries: Canaries) -> list[Path]:
-    """Write the canary files (inside ``workspace``, never through a link)."""
+def write_canaries(workspace: Path, files: Mapping[str, str]) -> list[Path]:
+    """Write the judge's own test files (canaries, held-out tests) inside ``workspace``,
+    never through a link."""
     written: list[Path] = []
-    for relative, text in canaries.files.items():
+    for relative, text in files.items():
         target = workspace / relative
         if relative.startswith("/") or ".." in relative.split("/"):
             raise ValueError(f"canary path {relative!r} leaves the workspace")
@@ -101,10 +121,24 @@ def make_read_only(paths: list[Path]) -> None:
             path.chmod(stat.S_IMODE(info.st_mode) & ~0o222)
 
 
-def fill_canaries(command: str, canaries: Canaries | None) -> str:
-    """``{canaries}`` becomes the quoted canary paths (nothing without canaries)."""
-    args = " ".join(shlex.quote(arg) for arg in canaries.args) if canaries else ""
-    return command.replace(CANARIES_PLACEHOLDER, args)
+def fill_canaries(
+    command: str, canaries: Canaries | None, held_out: HeldOutRun | None = None
+) -> str:
+    """``{canaries}`` becomes the quoted paths of the judge's own tests (canaries, then
+    held-out tests; nothing without them)."""
+    paths = [*(canaries.args if canaries else ()), *(held_out.args if held_out else ())]
+    return command.replace(CANARIES_PLACEHOLDER, " ".join(shlex.quote(arg) for arg in paths))
+
+
+def held_out_tests(task: Task, runner: CheckRunner, folder: Path, nonce: str) -> HeldOutRun | None:
+    """The task's held-out tests as ``runner`` names them for this run (None: the task has
+    none); a runner that cannot run them is an error naming it."""
+    if task.held_out is None or not (task.held_out.tests or task.held_out.canaries):
+        return None
+    held = runner.held_out(task, folder, nonce)
+    if held is None:
+        raise ValueError(f"task {task.id}: check runner {runner.name!r} cannot run held-out tests")
+    return held
 
 
 def _fail_before_check(change: Change, reason: str, suspicious: list[str]) -> Verdict:
@@ -121,6 +155,7 @@ class _Prepared:
     change: Change
     suspicious: list[str]
     canaries: Canaries | None
+    held_out: HeldOutRun | None
     plan: CheckPlan
     locked: list[Path]
 
@@ -143,11 +178,14 @@ def _prepare(
     canaries = judge.runner.canaries(task, folder, nonce)
     locked = [folder / relative for relative in reference]
     if canaries is not None:
-        locked += write_canaries(folder, canaries)
-    plan = judge.runner.plan(fill_canaries(task.check.command, canaries), folder)
+        locked += write_canaries(folder, canaries.files)
+    held_out = held_out_tests(task, judge.runner, folder, nonce)
+    if held_out is not None:
+        locked += write_canaries(folder, held_out.files)
+    plan = judge.runner.plan(fill_canaries(task.check.command, canaries, held_out), folder)
     locked += plan.locked
     make_read_only(locked)
-    return _Prepared(reference, change, suspicious, canaries, plan, locked)
+    return _Prepared(reference, change, suspicious, canaries, held_out, plan, locked)
 
 
 def _evidence(
@@ -175,6 +213,11 @@ def _conclude(
     canaries, plan = ready.canaries, ready.plan
     evidence = _evidence(judge.runner, plan, folder, result)
     outcome = check_outcome(plan, result, evidence)
+    held_out = ready.held_out
+    if held_out is not None:
+        outcomes = {case.id: case.outcome for case in evidence.cases}
+        outcome.held_out = _outcomes(held_out.must_pass, outcomes)
+        outcome.held_out_canaries = _outcomes(held_out.must_fail, outcomes)
     ruling = rule(
         result,
         evidence,
@@ -183,6 +226,7 @@ def _conclude(
         canaries=canaries,
         nonce=nonce,
         expected=task.expected_tests,
+        held_out=ready.held_out,
     )
     reason: str | None = ruling.reason
     after = changes(ready.reference, snapshot(folder, task.protected))
@@ -190,6 +234,8 @@ def _conclude(
     if during:
         reason = f"tests changed during the check: {', '.join(during)}"
     planted = {canaries.must_fail, canaries.must_pass} if canaries else set()
+    if held_out is not None:
+        planted |= {*held_out.must_pass, *held_out.must_fail}
     return Verdict(
         ruling.passed and not during,
         reason,
@@ -202,6 +248,11 @@ def _conclude(
             if case.outcome == "passed" and case.id not in planted
         ],
     )
+
+
+def _outcomes(names: Mapping[str, str], outcomes: Mapping[str, str]) -> dict[str, str]:
+    """The task's name of each test -> its outcome in this run (``missing``: not reported)."""
+    return {name: outcomes.get(test, "missing") for test, name in names.items()}
 
 
 def _release(task: Task, folder: Path, judge: Judge) -> None:

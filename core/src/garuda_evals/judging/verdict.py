@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from garuda_evals.checks.base import Canaries, CheckRunner, TestCase, TestEvidence
+from garuda_evals.checks.base import Canaries, CheckRunner, HeldOutRun, TestCase, TestEvidence
 from garuda_evals.executors.base import CommandResult
 
 SHOWN_IDS = 5
@@ -75,6 +75,34 @@ def _expected_problem(cases: dict[str, TestCase], expected: list[str]) -> str | 
     return f"expected tests did not pass ({'; '.join(parts)})"
 
 
+def held_out_problem(
+    cases: dict[str, TestCase], held_out: HeldOutRun, exit_code: int | None
+) -> str | None:
+    """Why the held-out tests and their canaries deny a PASS, or None: every held-out test
+    passed, every canary failed, and the runner said so with a non-zero exit. Reasons name
+    tests by the task's own names, not this run's."""
+    not_passed = [
+        f"{name} ({cases[test].outcome if test in cases else 'missing'})"
+        for test, name in held_out.must_pass.items()
+        if test not in cases or cases[test].outcome != "passed"
+    ]
+    if not_passed:
+        return (
+            f"held-out tests did not pass ({len(not_passed)} of {len(held_out.must_pass)}): "
+            f"{listed(not_passed)}"
+        )
+    not_failed = [
+        f"{name} ({cases[test].outcome if test in cases else 'missing'})"
+        for test, name in held_out.must_fail.items()
+        if test not in cases or cases[test].outcome not in ("failed", "error")
+    ]
+    if not_failed:
+        return f"{TAMPERED}: canaries shaped like the held-out tests did not fail: {listed(not_failed)}"
+    if held_out.must_fail and exit_code == 0:
+        return f"{TAMPERED}: the check exited 0 although a test failed"
+    return None
+
+
 def rule(
     result: CommandResult,
     evidence: TestEvidence,
@@ -84,13 +112,15 @@ def rule(
     canaries: Canaries | None,
     nonce: str,
     expected: list[str] | None,
+    held_out: HeldOutRun | None = None,
 ) -> Ruling:
     """PASS needs the runner's own report to show the task's tests passing, and nothing else.
 
     With canaries: the must-fail one failed with the nonce, the must-pass one passed, and
     the runner said so with a non-zero exit; every other test passed. Without them: exit 0.
     With ``expected`` ids: each is present and passed. Without: at least one test ran and
-    none was skipped.
+    none was skipped. With ``held_out``: then every held-out test passed and every canary
+    shaped like them failed (``held_out_problem``).
     """
     code = result.exit_code
     if result.timed_out:
@@ -99,7 +129,8 @@ def rule(
         if code != 0:
             return Ruling(False, f"check exited {code}: {runner.failure_summary(result)[:200]}")
         return Ruling(False, f"check exited 0 but no evidence that tests ran ({evidence.detail})")
-    if not evidence.cases and canaries is None:
+    planted_failures = canaries is not None or bool(held_out and held_out.must_fail)
+    if not evidence.cases and not planted_failures:
         return _counts_only(result, evidence, runner)
     cases = by_id(evidence.cases)
     if canaries is not None:
@@ -109,12 +140,35 @@ def rule(
         cases = {
             k: v for k, v in cases.items() if k not in (canaries.must_fail, canaries.must_pass)
         }
+    held: dict[str, TestCase] = {}
+    if held_out is not None:
+        judged_apart = {*held_out.must_pass, *held_out.must_fail}
+        held = {k: v for k, v in cases.items() if k in judged_apart}
+        cases = {k: v for k, v in cases.items() if k not in judged_apart}
+    ruling = _visible_ruling(result, evidence, runner, cases, planted_failures, expected)
+    if not ruling.passed or held_out is None:
+        return ruling
+    problem = held_out_problem(held, held_out, code)
+    return Ruling(False, problem) if problem else ruling
+
+
+def _visible_ruling(
+    result: CommandResult,
+    evidence: TestEvidence,
+    runner: CheckRunner,
+    cases: dict[str, TestCase],
+    planted_failures: bool,
+    expected: list[str] | None,
+) -> Ruling:
+    """The rule for the tests the task shows (planted tests already taken out of ``cases``);
+    ``planted_failures``: the judge planted tests that must fail, so the exit is not 0."""
+    code = result.exit_code
     failing = [case.id for case in cases.values() if case.outcome in ("failed", "error")]
-    if failing and canaries is None and code == 0:
+    if failing and not planted_failures and code == 0:
         return Ruling(False, f"check exited 0 but the runner reports failures: {listed(failing)}")
     if failing:
         return Ruling(False, f"check exited {code}: {len(failing)} failed: {listed(failing)}")
-    if canaries is None and code != 0:
+    if not planted_failures and code != 0:
         return Ruling(False, f"check exited {code}: {runner.failure_summary(result)[:200]}")
     if expected is not None:
         problem = _expected_problem(cases, expected)

@@ -46,6 +46,9 @@ class Summary(Model):
     )
     interrupted: int = 0
     """Runs stopped by Ctrl-C (INT): out of both rates, their usage and cost in the totals."""
+    suspicious_passes: int = 0
+    """PASS runs whose change the tamper lint marked (``PASS?``): in ``passed``, unless the
+    run was ``--strict`` (then they are FAIL)."""
     totals_incomplete: bool = False
     """True when a run was interrupted: the totals are what was spent until then."""
     tool_calls: dict[str, int] = Field(

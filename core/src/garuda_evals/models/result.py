@@ -29,6 +29,13 @@ class CheckOutcome(Model):
     tests_failed: int | None = None
     evidence: str = ""
     output_tail: str = ""
+    held_out: dict[str, str] = Field(
+        default_factory=dict,
+        description="held-out tests by the task's names -> outcome ('missing': not reported)",
+    )
+    held_out_canaries: dict[str, str] = Field(
+        default_factory=dict, description="canaries shaped like the held-out tests -> outcome"
+    )
 
 
 class TaskResult(Model):
@@ -81,3 +88,8 @@ class TaskResult(Model):
     def passed(self) -> bool:
         """True for PASS."""
         return self.status is Status.PASS
+
+    @property
+    def shown_status(self) -> str:
+        """The status as reports show it: ``PASS?`` for a PASS the tamper lint marked."""
+        return "PASS?" if self.passed and self.suspicious else self.status.value

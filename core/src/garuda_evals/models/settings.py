@@ -32,6 +32,8 @@ class RunSettings(Model):
     backend: str = "local"
     """The run backend (``--backend``): ``local``, or a plugin's (``ray``)."""
     reprobe: bool = False
+    strict: bool = False
+    """``--strict``: a PASS whose change the tamper lint marks suspicious counts as FAIL."""
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def options_for(self, owner: str, model: type[M]) -> M:

@@ -31,6 +31,22 @@ class Solution(Model):
     delete: list[TaskPath] = Field(default_factory=list)
 
 
+class HeldOut(Model):
+    """Tests the agent never sees, and their look-alike canaries (path -> text).
+
+    The judge alone writes them, into its fresh copy, under names chosen per run by the
+    task's check runner (``CheckRunner.held_out``). ``tests`` must fail as shipped and pass
+    with the reference solution; ``canaries`` are shaped like them (the same runner, the same
+    imports and calls, an expected value changed) and must fail with the reference solution.
+    A PASS needs every held-out test passed and every canary failed: code that flips the
+    results it cannot tell apart flips both. Paths say where such a test would live in the
+    workspace (its folder and kind); the runner chooses the names.
+    """
+
+    tests: dict[TaskPath, str] = Field(default_factory=dict)
+    canaries: dict[TaskPath, str] = Field(default_factory=dict)
+
+
 class Task(Model):
     """One task of a suite. ``files`` is the workspace as shipped (path -> text).
 
@@ -47,6 +63,9 @@ class Task(Model):
     protected: list[ProtectedPattern] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
     requires: list[str] = Field(default_factory=list)
     solution: Solution | None = None
+    held_out: HeldOut | None = Field(
+        default=None, description="tests only the judge runs (see HeldOut); None: none"
+    )
     expected_tests: list[str] | None = Field(
         default=None,
         description="test ids that must pass (None: not pinned; see garuda_evals.suites.pinning)",

@@ -120,6 +120,7 @@ def summarize(results: Sequence[TaskResult]) -> Summary:
         pass_at_k=pass_at_k,
         pass_hat_k=pass_hat_k,
         interrupted=interrupted,
+        suspicious_passes=sum(1 for r in results if r.passed and r.suspicious),
         totals_incomplete=interrupted > 0,
         tool_calls=tool_call_totals(results),
         usage_by_model=usage_by_model(results),

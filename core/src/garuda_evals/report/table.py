@@ -18,7 +18,7 @@ def _row(result: TaskResult, repeats: bool) -> tuple[str, ...]:
     name = f"{result.suite}/{result.task}" + (f" #{result.repeat}" if repeats else "")
     return (
         name,
-        result.status.value,
+        result.shown_status,
         "?" if result.steps is None else str(result.steps),
         units.usage_tokens(result.usage),
         units.cost(result.usage.cost_usd, result.usage.cost_incomplete),
@@ -44,6 +44,11 @@ def rates_line(summary: Summary) -> str:
         f"({units.percent(summary.attempted_rate)})"
     )
     line += f" · {summary.errors} error run(s)" if summary.errors else ""
+    line += (
+        f" · {summary.suspicious_passes} of the passes PASS? (read the change: see suspicious)"
+        if summary.suspicious_passes
+        else ""
+    )
     return line + intervals_text(summary)
 
 
@@ -124,7 +129,7 @@ def _notes(results: list[TaskResult], repeats: bool) -> list[str]:
         for result in suspicious:
             shown = "; ".join(result.suspicious[:3])
             more = f" (+{len(result.suspicious) - 3} more)" if len(result.suspicious) > 3 else ""
-            lines.append(f"  {result.status.value} {_tag(result, repeats)}: {shown}{more}"[:160])
+            lines.append(f"  {result.shown_status} {_tag(result, repeats)}: {shown}{more}"[:160])
     strengths = {f"{r.suite}/{r.task}": r.strength for r in results if r.strength is not None}
     if strengths:
         lines += ["", "task strength (share of wrong variants of the reference the tests reject):"]

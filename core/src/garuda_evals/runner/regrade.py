@@ -22,7 +22,7 @@ from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.removal import remove_tree
-from garuda_evals.runner.check import Judge, judge_in_copy
+from garuda_evals.runner.check import Judge, judge_in_copy, strict
 from garuda_evals.runner.executor_choice import choose_executor
 from garuda_evals.runner.paths import evals_dir, hidden_project, new_run_id
 from garuda_evals.runner.regrade_rules import direction, regradable, regraded_row
@@ -68,7 +68,12 @@ def _policy(settings: RunSettings, cwd: Path) -> Callable[[Path], SandboxPolicy]
 
 
 async def _regrade_one(
-    result: TaskResult, item: Selected, patch: Path, judge: Judge, task_timeout_s: float
+    result: TaskResult,
+    item: Selected,
+    patch: Path,
+    judge: Judge,
+    task_timeout_s: float,
+    settings: RunSettings,
 ) -> TaskResult:
     folder = Path(tempfile.mkdtemp(prefix=f"garuda-regrade-{item.task.id}-"))
     try:
@@ -79,6 +84,7 @@ async def _regrade_one(
             failure = f"the stored change no longer applies to the task: {error}"
             return result.model_copy(update={"status": Status.ERR, "failure": failure})
         verdict = await judge_in_copy(item.task, folder, judge)
+        verdict = strict(verdict) if settings.strict else verdict
     finally:
         item.suite.release(item.task, folder)
         remove_tree(folder)  # the stored change may hold a tree too deep for rmtree
@@ -135,7 +141,7 @@ async def regrade(run: str, *, registry: PluginRegistry, cwd: Path) -> Regraded:
         patch = run_dir / result.change
         runner = records[item.task.check.runner].record.load()
         judge = Judge(item.suite, choice.backend, make_policy, runner, env)
-        new = await _regrade_one(result, item, patch, judge, limit)
+        new = await _regrade_one(result, item, patch, judge, limit, settings)
         copied = new_dir / result.change
         copied.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(patch, copied)

@@ -19,7 +19,7 @@ from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.removal import remove_tree
 from garuda_evals.runner.agent_paths import refuse_exposing, suite_hidden
-from garuda_evals.runner.check import Judge, judge_in_copy
+from garuda_evals.runner.check import Judge, judge_in_copy, strict
 from garuda_evals.runner.selection import Selected
 from garuda_evals.runner.stored_change import ChangeError, ChangeRecorder, ChangeStore
 
@@ -219,6 +219,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
             env=env,
         )
         verdict = await judge_in_copy(task, workspace, judge)
+        verdict = strict(verdict) if settings.strict else verdict
         row.status = Status.PASS if verdict.passed else Status.FAIL
         row.failure, row.check = verdict.reason, verdict.check
         row.protected_changes = verdict.protected_changes

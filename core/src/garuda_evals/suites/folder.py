@@ -9,6 +9,8 @@ Layout::
         task.toml         title, prompt, optional id/requires/protected/[check]/solution_delete
         files/            the workspace as shipped
         solution/         files the reference solution writes
+        heldout/          tests only the judge runs (never in the workspace)
+        canaries/         look-alikes of the held-out tests that must fail
 
 Every path a manifest names stays inside the task (``models.relpath``); a symbolic link or
 special file anywhere in the suite's folders is refused at load, naming the file.
@@ -25,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from garuda_evals.errors import FileFormatError, describe_validation_error
 from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.files import load_model, parse_toml
-from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, Solution, Task
+from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, HeldOut, Solution, Task
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
 from garuda_evals.suites.pinning import apply_pins
@@ -58,6 +60,7 @@ def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Tas
     if clash:
         raise FileFormatError(f"{folder / 'files' / clash[0]}: also a shared file of the suite")
     solution_files = read_tree(folder / "solution")
+    held_out_tests, canaries = read_tree(folder / "heldout"), read_tree(folder / "canaries")
     try:
         solution = (
             Solution(files=solution_files, delete=manifest.solution_delete)
@@ -74,6 +77,9 @@ def load_task(folder: Path, suite: SuiteManifest, shared: dict[str, str]) -> Tas
             protected=_unique([*DEFAULT_PROTECTED, *suite.protected, *manifest.protected]),
             requires=_unique([*suite.requires, *manifest.requires]),
             solution=solution,
+            held_out=HeldOut(tests=held_out_tests, canaries=canaries)
+            if held_out_tests or canaries
+            else None,
             metadata=manifest.metadata,
             source=str(manifest_path),
         )

@@ -12,7 +12,17 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
 - ``reads outside its folder``: the solved check fails in the OS sandbox but passes on the
   host (it reads something a run's sandbox does not show);
 - ``pinned tests are stale``: ``expected-tests.json`` does not list the tests the
-  reference solution makes pass.
+  reference solution makes pass;
+- ``held-out test passes unsolved``: a held-out test passes without the fix (it measures
+  nothing the task asks, and code under test could tell it from the canaries);
+- ``canary passes solved``: a canary shaped like the held-out tests passes with the
+  reference solution (it must fail there, or tampering that flips results goes unseen);
+- ``canary passes unsolved``: a canary passes as shipped (it shows itself: code under test
+  that has not done the work knows it is a canary);
+- ``held-out tests without canaries``: nothing then stops code under test from flipping
+  the held-out tests' failures to passes;
+- ``cannot be judged``: a task file the check runner cannot use (``FileFormatError``, such
+  as a held-out test file it cannot split).
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from pathlib import Path
 
 import anyio
 
+from garuda_evals.errors import FileFormatError
 from garuda_evals.executors.base import ExecutorBackend
 from garuda_evals.executors.host import HostBackend
 from garuda_evals.models.task import Task
@@ -36,6 +47,11 @@ NO_EVIDENCE = "no test evidence"
 READS_OUTSIDE = "reads outside its folder"
 STALE_PINS = "pinned tests are stale"
 NO_EVIDENCE_REASON = "no evidence that tests ran"
+HELD_OUT_PASSES_UNSOLVED = "held-out test passes unsolved"
+CANARY_PASSES_SOLVED = "canary passes solved"
+CANARY_PASSES_UNSOLVED = "canary passes unsolved"
+NO_CANARIES = "held-out tests without canaries"
+CANNOT_JUDGE = "cannot be judged"
 
 
 @dataclass(frozen=True)
@@ -49,6 +65,10 @@ class TaskSoundness:
     passed_tests: tuple[str, ...] = ()
     """Ids the reference solution made pass (the same in every passing run): the pins."""
     pinned: bool = False
+    held_out: int = 0
+    """Held-out tests the judge ran beside the task's own (as the reference's run names them)."""
+    canaries: int = 0
+    """Canaries shaped like the held-out tests."""
 
     @property
     def sound(self) -> bool:
@@ -60,9 +80,10 @@ class TaskSoundness:
         passes = sum(verdict.passed for verdict in self.solved)
         noop = "PASS" if self.shipped.passed else "FAIL"
         pins = "pinned" if self.pinned else "not pinned"
+        held = f" · {self.held_out} held out, {self.canaries} canaries" if self.held_out else ""
         return (
             f"noop {noop} · oracle PASS {passes}/{len(self.solved)} · "
-            f"{len(self.passed_tests)} tests ({pins})"
+            f"{len(self.passed_tests)} tests ({pins}){held}"
         )
 
 
@@ -125,6 +146,35 @@ def _solved_problems(solved: tuple[Verdict, ...], on_host: Verdict | None) -> li
     return problems
 
 
+def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]) -> list[str]:
+    """What the held-out tests and their canaries show: each fails unsolved, each canary
+    fails solved, and there are canaries at all."""
+    held_out = task.held_out
+    if held_out is None or not (held_out.tests or held_out.canaries):
+        return []
+    problems = []
+    if held_out.tests and not held_out.canaries:
+        problems.append(f"{NO_CANARIES}: add look-alikes that must fail under canaries/")
+    for kind, outcomes in (
+        (HELD_OUT_PASSES_UNSOLVED, shipped.held_out),
+        (CANARY_PASSES_UNSOLVED, shipped.held_out_canaries),
+    ):
+        passing = sorted(name for name, outcome in outcomes.items() if outcome == "passed")
+        if passing:
+            problems.append(f"{kind}: {', '.join(passing)}")
+    not_failing = sorted(
+        {
+            f"{name} ({outcome})"
+            for verdict in solved
+            for name, outcome in verdict.held_out_canaries.items()
+            if outcome not in ("failed", "error")
+        }
+    )
+    if not_failing:
+        problems.append(f"{CANARY_PASSES_SOLVED}: {', '.join(not_failing)}")
+    return problems
+
+
 async def check_task(
     suite: Suite,
     task: Task,
@@ -138,7 +188,11 @@ async def check_task(
     from garuda_evals.testing import self_test
 
     unpinned = task.model_copy(update={"expected_tests": None})
-    shipped = await self_test(suite, task, solved=False, backend=backend, hidden=hidden)
+    try:
+        shipped = await self_test(suite, task, solved=False, backend=backend, hidden=hidden)
+    except FileFormatError as error:
+        failed = Verdict(False, str(error), None)
+        return TaskSoundness(task.id, failed, (), (f"{CANNOT_JUDGE}: {error}",))
     solved: list[Verdict] = []
     for _ in range(repeat):
         solved.append(await self_test(suite, unpinned, solved=True, backend=backend, hidden=hidden))
@@ -148,6 +202,7 @@ async def check_task(
     problems = []
     if shipped.passed:
         problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
+    problems += _held_out_problems(task, shipped, tuple(solved))
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]
     ids = tuple(sorted(passing[0].passed_tests)) if passing else ()
@@ -163,6 +218,8 @@ async def check_task(
         problems=tuple(problems),
         passed_tests=ids,
         pinned=task.expected_tests is not None,
+        held_out=len(solved[0].held_out) if solved else 0,
+        canaries=len(solved[0].held_out_canaries) if solved else 0,
     )
 
 

@@ -23,7 +23,7 @@ VERBS = (
 )  # fmt: skip
 
 
-def _file_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
+def test_file_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
     for _ in range(4 * len(WORDS)):
         word = rng.choice(WORDS)
         if f"{folder}/test_{word}.py".lstrip("/") not in taken:
@@ -31,14 +31,14 @@ def _file_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
     return f"test_{rng.choice(WORDS)}_{rng.randrange(10**6)}.py"
 
 
-def _test_name(rng: random.Random, avoid: str = "") -> str:
+def test_name(rng: random.Random, avoid: str = "") -> str:
     while True:
         name = f"test_{rng.choice(VERBS)}_{rng.choice(WORDS)}"
         if name != avoid:
             return name
 
 
-def _junit_id(path: str, name: str) -> str:
+def junit_id(path: str, name: str) -> str:
     """``classname::name`` as pytest's JUnit XML names a module-level test function."""
     return f"{path.removesuffix('.py').replace('/', '.')}::{name}"
 
@@ -53,10 +53,10 @@ def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> Canaries:
     (``pytest.fail``, ``PYTEST_DONT_REWRITE``) lets code that swallows ``AssertionError`` pass.
     """
     rng = random.Random(nonce)
-    name = _file_name(rng, taken, folder)
+    name = test_file_name(rng, taken, folder)
     path = f"{folder}/{name}" if folder else name
-    failing = _test_name(rng)
-    passing = _test_name(rng, avoid=failing)
+    failing = test_name(rng)
+    passing = test_name(rng, avoid=failing)
     left, right = rng.randint(2, 60), rng.randint(2, 60)
     tests = {
         failing: f"    assert {left} + {right} == {left + right + 1}, {nonce!r}\n",
@@ -67,6 +67,6 @@ def pytest_canary(folder: str, taken: Collection[str], nonce: str) -> Canaries:
     text = "\n\n".join(f"def {test}():\n{tests[test]}" for test in order)
     return Canaries(
         files={path: text},
-        must_fail=_junit_id(path, failing),
-        must_pass=_junit_id(path, passing),
+        must_fail=junit_id(path, failing),
+        must_pass=junit_id(path, passing),
     )

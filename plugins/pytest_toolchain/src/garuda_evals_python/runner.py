@@ -7,8 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.api import Canaries, CheckPlan, JUnitCheckRunner, Task
+from garuda_evals.api import Canaries, CheckPlan, HeldOutRun, JUnitCheckRunner, Task
 from garuda_evals_python.canary_text import pytest_canary
+from garuda_evals_python.held_out import held_out_run
 from garuda_evals_python.refusals import python_refusals
 
 DEFAULT_TEST_FOLDER = "tests"
@@ -69,7 +70,8 @@ class PytestCheckRunner(JUnitCheckRunner):
     a pytest configuration file or ``conftest.py``). ``canaries`` adds a test file beside
     the task's tests, named like them, whose must-fail test carries the run's nonce.
     ``plan`` locks the bytecode cache of every test folder with a read-only
-    ``__pycache__`` file.
+    ``__pycache__`` file. ``held_out`` writes the task's held-out tests and their canaries
+    one test to a file, named like the canaries.
     """
 
     def __init__(self, name: str = "pytest") -> None:
@@ -91,3 +93,13 @@ class PytestCheckRunner(JUnitCheckRunner):
         folder = folder_of_tests(list(task.files))
         taken = {*task.files, *_listing(workspace, folder)}
         return pytest_canary(folder, taken, nonce)
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
+        """One file per held-out test and canary, in the folder its path names, every file,
+        class and test named at random like the canaries (``held_out.py``)."""
+        if task.held_out is None:
+            return None
+        sources = {**task.held_out.tests, **task.held_out.canaries}
+        folders = {path.rpartition("/")[0] for path in sources}
+        taken = {*task.files, *(p for f in folders for p in _listing(workspace, f))}
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken)

@@ -36,7 +36,7 @@ def _row(result: TaskResult, repeats: bool) -> str:
     reason = (result.failure or "")[:REASON_CHARS]
     cells = [
         cell(run_name(result, repeats)),
-        f"{result.status.value}{mark}",
+        f"{result.shown_status}{mark}",
         "?" if result.steps is None else str(result.steps),
         cell(format_usage_tokens(result.usage)),
         cell(format_cost(result.usage.cost_usd, result.usage.cost_incomplete)),
