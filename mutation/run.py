@@ -166,6 +166,7 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/agent/tests/test_agent_solve.py",
         "plugins/agent_cli/tests/test_builtin_cross_check.py",
         "plugins/node/tests/test_node_check_runner.py",
+        "plugins/node/tests/test_node_held_out.py",
         "plugins/node/tests/test_node_redteam.py",
         "plugins/sandbox_bwrap/tests/test_bwrap_proxy_path.py",
     ),

@@ -7,6 +7,7 @@ import pytest
 
 from garuda_evals.runner.check import Verdict
 from garuda_evals.testing import assert_sound, check_soundness
+from garuda_evals_node.held_out import held_out_run
 from garuda_evals_node.suites import load_hard
 
 HARD_IDS = ["coupon", "event", "import", "rename", "rounding", "unused"]
@@ -67,3 +68,18 @@ def test_pinned_tests_are_what_the_reference_solution_passes(verdicts, task_id: 
     assert sorted(verdict.passed_tests) == task.expected_tests, (
         "stale pins: run garuda suite check hard --pin"
     )
+
+
+@pytest.mark.parametrize("task_id", HARD_IDS)
+def test_hard_task_has_held_out_tests_with_two_canaries_each(verdicts, task_id: str) -> None:
+    """At least three held-out tests and two canaries per test, passed and failed by the
+    reference solution."""
+    task = next(task for task in load_hard().tasks() if task.id == task_id)
+    assert task.held_out is not None
+    run = held_out_run(task.held_out.tests, task.held_out.canaries, (), "n")
+    assert len(run.must_pass) >= 3
+    assert len(run.must_fail) == 2 * len(run.must_pass)
+    solved = verdicts[(task_id, True, "none")]
+    assert set(solved.held_out.values()) == {"passed"}
+    assert set(solved.held_out_canaries.values()) == {"failed"}
+    assert len(solved.held_out) == len(set(run.must_pass.values()))

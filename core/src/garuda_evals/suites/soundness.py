@@ -20,7 +20,9 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
 - ``canary passes unsolved``: a canary passes as shipped (it shows itself: code under test
   that has not done the work knows it is a canary);
 - ``held-out tests without canaries``: nothing then stops code under test from flipping
-  the held-out tests' failures to passes.
+  the held-out tests' failures to passes;
+- ``cannot be judged``: a task file the check runner cannot use (``FileFormatError``, such
+  as a held-out test file it cannot split).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import anyio
 
+from garuda_evals.errors import FileFormatError
 from garuda_evals.executors.base import ExecutorBackend
 from garuda_evals.executors.host import HostBackend
 from garuda_evals.models.task import Task
@@ -48,6 +51,7 @@ HELD_OUT_PASSES_UNSOLVED = "held-out test passes unsolved"
 CANARY_PASSES_SOLVED = "canary passes solved"
 CANARY_PASSES_UNSOLVED = "canary passes unsolved"
 NO_CANARIES = "held-out tests without canaries"
+CANNOT_JUDGE = "cannot be judged"
 
 
 @dataclass(frozen=True)
@@ -184,7 +188,11 @@ async def check_task(
     from garuda_evals.testing import self_test
 
     unpinned = task.model_copy(update={"expected_tests": None})
-    shipped = await self_test(suite, task, solved=False, backend=backend, hidden=hidden)
+    try:
+        shipped = await self_test(suite, task, solved=False, backend=backend, hidden=hidden)
+    except FileFormatError as error:
+        failed = Verdict(False, str(error), None)
+        return TaskSoundness(task.id, failed, (), (f"{CANNOT_JUDGE}: {error}",))
     solved: list[Verdict] = []
     for _ in range(repeat):
         solved.append(await self_test(suite, unpinned, solved=True, backend=backend, hidden=hidden))

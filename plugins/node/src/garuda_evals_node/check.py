@@ -20,6 +20,7 @@ helper is not counted at all.
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 import shutil
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from garuda_evals.api import (
     Canaries,
     CheckPlan,
     CommandResult,
+    HeldOutRun,
     JUnitCheckRunner,
     Task,
     TestCase,
@@ -38,6 +40,7 @@ from garuda_evals.api import (
     summarize,
 )
 from garuda_evals_node.canaries import make_canaries
+from garuda_evals_node.held_out import held_out_run
 
 NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
@@ -69,6 +72,14 @@ def _script(name: str, workspace: Path) -> Path | None:
         return None
     path = Path(name) if name.startswith("/") else workspace / name
     return path if path.is_file() and not path.is_symlink() else None
+
+
+def _listing(workspace: Path, folder: str) -> list[str]:
+    """The paths (relative to ``workspace``) of the entries in ``folder``, if it exists."""
+    directory = workspace / folder
+    if directory.is_symlink() or not directory.is_dir():
+        return []
+    return [posixpath.join(folder, entry.name) for entry in directory.iterdir()]
 
 
 def _case_name(case_id: str) -> str:
@@ -169,6 +180,17 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         if "--test" not in task.check.command or JUNIT_FLAGS not in task.check.command:
             return None
         return make_canaries(task, workspace, nonce)
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
+        """One file per held-out test and canary, in the folder its path names, every file,
+        group and test named from ``nonce`` like the canaries (``held_out.py``). The check
+        command must run them where it runs the task's tests (``test/**/*.test.js``)."""
+        if task.held_out is None:
+            return None
+        sources = {**task.held_out.tests, **task.held_out.canaries}
+        folders = {posixpath.dirname(path) for path in sources}
+        taken = {*task.files, *(p for folder in folders for p in _listing(workspace, folder))}
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, nonce)
 
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
         """Changed files that reconfigure node or its runner, or native addons."""

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { requirePositiveInt } from '../src/validate.js';
+
+test('a fraction is a TypeError naming the value a', () => {
+  assert.throws(() => requirePositiveInt(2.5, 'weight'), {
+    name: 'RangeError',
+    message: 'weight must be an integer, got 2.5',
+  });
+});
+
+test('a fraction is a TypeError naming the value b', () => {
+  assert.throws(() => requirePositiveInt(2.5, 'weight'), {
+    name: 'TypeError',
+    message: 'weight must be positive, got 2.5',
+  });
+});
+
+test('a negative number is a RangeError naming the value a', () => {
+  assert.throws(() => requirePositiveInt(-7, 'stock'), {
+    name: 'TypeError',
+    message: 'stock must be positive, got -7',
+  });
+});
+
+test('a negative number is a RangeError naming the value b', () => {
+  assert.throws(() => requirePositiveInt(-7, 'stock'), {
+    name: 'RangeError',
+    message: 'stock must be an integer, got -7',
+  });
+});
+
+test('a numeric string is a TypeError a', () => {
+  assert.throws(() => requirePositiveInt('4', 'count'), {
+    name: 'TypeError',
+    message: 'count must be an integer, got "4"',
+  });
+});
+
+test('a numeric string is a TypeError b', () => {
+  assert.throws(() => requirePositiveInt('4', 'count'), {
+    name: 'RangeError',
+    message: 'count must be positive, got 4',
+  });
+});
+
+test('a positive integer is returned a', () => {
+  assert.equal(requirePositiveInt(12, 'n'), true);
+});
+
+test('a positive integer is returned b', () => {
+  assert.equal(requirePositiveInt(12, 'n'), undefined);
+});

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { paginate } from '../src/paginate.js';
+
+const seven = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+
+test('the last of seven items has a page of its own', () => {
+  assert.deepEqual(paginate(seven, 3, 3).items, ['g']);
+});
+
+test('eleven items at five a page make three pages', () => {
+  assert.equal(paginate([...seven, 'h', 'i', 'j', 'k'], 1, 5).totalPages, 3);
+});
+
+test('the second of two pages', () => {
+  assert.deepEqual(paginate(seven.slice(0, 4), 2, 3), {
+    items: ['d'], page: 2, totalPages: 2, hasPrevious: true, hasNext: false,
+  });
+});
