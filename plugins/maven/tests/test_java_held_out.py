@@ -5,6 +5,7 @@ and that Surefire reports each under the id the judge looks for."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,15 +13,18 @@ import pytest
 
 from garuda_evals.checks.junit import read_junit
 from garuda_evals.environment import check_environment
+from garuda_evals.errors import FileFormatError
 from garuda_evals.models.task import HeldOut, Task
 from garuda_evals.suites.base import write_files
 from garuda_evals.suites.folder import FolderSuite
+from garuda_evals.testing import run_garuda
 from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.canary_text import VERBS, WORDS
 from garuda_evals_java.checks import REPORT_DIR, SurefireCheckRunner
 from garuda_evals_java.held_out import held_out_run
 from garuda_evals_java.java_source import views
 from garuda_evals_java.junit_class import read_test_class
+from garuda_evals_java.project import SUITE_ROOT
 
 NONCE = "h31d-0u7-5eed"
 FOLDER = "src/test/java/com/example/paging"
@@ -192,14 +196,39 @@ def test_the_runner_names_around_the_tasks_tests_and_its_canary(
     ],
 )  # fmt: skip
 def test_a_source_that_is_not_plain_tests_is_named(source: str, error: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"{SOURCE}: {error}")):
+    with pytest.raises(FileFormatError, match=re.escape(f"heldout/{SOURCE}: {error}")):
         held_out_run({SOURCE: source}, {}, set(), NONCE)
 
 
 def test_a_source_outside_the_test_folder_is_named() -> None:
     path = "src/main/java/com/example/paging/MorePagesTest.java"
-    with pytest.raises(ValueError, match=f"{path}: held-out tests and canaries are .java files"):
+    expected = f"canaries/{path}: held-out tests and canaries are .java files in src/test/java/"
+    with pytest.raises(FileFormatError, match=re.escape(expected)):
         held_out_run({}, {path: FULL}, set(), NONCE)
+
+
+def test_a_source_it_cannot_cut_is_one_line_of_suite_check(
+    maven: ToolchainStatus, tmp_path: Path
+) -> None:
+    """``garuda suite check`` names the task's file and line as the task's problem (exit 2),
+    not a traceback; no Maven runs, the source is refused before the check."""
+    root = tmp_path / "java"
+    for item in ("shared", "suite.toml", "01-paginator-boundary"):
+        copy = shutil.copytree if (SUITE_ROOT / item).is_dir() else shutil.copy
+        copy(SUITE_ROOT / item, root / item)
+    held = root / "01-paginator-boundary" / "heldout" / SOURCE
+    held.write_text(held.read_text().replace("@Test", "@RepeatedTest(2)", 1))
+
+    done = run_garuda(
+        "suite", "check", str(root), "--executor", "host", "--repeat", "1", cwd=tmp_path
+    )
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert (
+        f"- cannot be judged: heldout/{SOURCE}: @RepeatedTest on line 15: "
+        "held-out tests are plain @Test methods"
+    ) in done.stdout
 
 
 def test_comments_and_literals_keep_their_places() -> None:

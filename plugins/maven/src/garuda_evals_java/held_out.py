@@ -16,7 +16,7 @@ import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from garuda_evals.api import HeldOutRun
+from garuda_evals.api import FileFormatError, HeldOutRun
 from garuda_evals_java.canary_text import class_name, method_name
 from garuda_evals_java.checks import TEST_SOURCES
 from garuda_evals_java.java_source import JavaSourceError
@@ -36,14 +36,17 @@ class _Unit:
 
 
 def _units(path: str, text: str, must_pass: bool) -> list[_Unit]:
+    where = f"{'heldout' if must_pass else 'canaries'}/{path}"
     if not (path.startswith(f"{TEST_SOURCES}/") and path.endswith(".java")):
-        raise ValueError(f"{path}: held-out tests and canaries are .java files in {TEST_SOURCES}/")
+        raise FileFormatError(
+            f"{where}: held-out tests and canaries are .java files in {TEST_SOURCES}/"
+        )
     try:
         source = read_test_class(text)
     except JavaSourceError as error:
-        raise ValueError(f"{path}: {error}") from None
+        raise FileFormatError(f"{where}: {error}") from None
     if not source.tests:
-        raise ValueError(f"{path}: no @Test method")
+        raise FileFormatError(f"{where}: no @Test method")
     package = source_package(text)
     return [_Unit(path, source, package, test, must_pass) for test in source.tests]
 
@@ -70,7 +73,7 @@ def held_out_run(
     this run; ``taken`` are paths already in the judge's folder. The tests are named in a
     shuffled order, so neither the order of the names nor the names follow the kind. Ids
     are Surefire's (``package.Class::method``); a source that cannot be cut into plain
-    ``@Test`` methods is a ``ValueError`` naming it."""
+    ``@Test`` methods is a ``FileFormatError`` naming it (``heldout/...``, ``canaries/...``)."""
     rng = random.Random(f"held-out {nonce}")
     used = set(taken)
     units = [unit for path, text in tests.items() for unit in _units(path, text, True)]
