@@ -1,6 +1,7 @@
-"""Held-out JUnit tests and their canaries, one test to a class under names drawn from the
-run's nonce: what the classes hold, that nothing but the assertion tells the kinds apart,
-and that Surefire reports each under the id the judge looks for."""
+"""Held-out JUnit tests and their canaries, one test to a class under names drawn per run:
+what the classes hold, that nothing but the assertion tells the kinds apart, that the
+run's nonce (which code under test can read) does not give the names away, and that
+Surefire reports each under the id the judge looks for."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from garuda_evals_java.junit_class import read_test_class
 from garuda_evals_java.project import SUITE_ROOT
 
 NONCE = "h31d-0u7-5eed"
+SEED = f"held-out {NONCE}"
 FOLDER = "src/test/java/com/example/paging"
 SOURCE = f"{FOLDER}/MorePagesTest.java"
 CLASS = re.compile(rf"{re.escape(FOLDER)}/([A-Z][a-z]+)Test\.java")
@@ -100,7 +102,7 @@ def _one_hunk(text: str, other: str) -> bool:
 
 
 def test_each_test_becomes_a_class_of_its_own_with_the_rest_of_its_source() -> None:
-    run = held_out_run({SOURCE: FULL}, {}, set(), NONCE)
+    run = held_out_run({SOURCE: FULL}, {}, set(), SEED)
 
     assert len(run.files) == 2 and run.must_fail == {}
     by_task_name = {name: test for test, name in run.must_pass.items()}
@@ -147,19 +149,35 @@ def test_held_out_tests_and_canaries_differ_only_in_the_assertion(
         assert len(run.must_pass) >= 3 and len(run.must_fail) >= 2 * len(run.must_pass)
 
 
-def test_the_names_follow_the_nonce_and_avoid_every_class_there() -> None:
+def test_the_names_follow_the_seed_and_avoid_every_class_there() -> None:
     folder_classes = {f"{FOLDER}/{word}Test.java" for word in WORDS[3:]}
     tests = {SOURCE: FULL}
     canaries = {SOURCE.replace("More", "Other"): FULL.replace("MorePagesTest", "OtherTest")}
 
-    first = held_out_run(tests, canaries, folder_classes, NONCE)
+    first = held_out_run(tests, canaries, folder_classes, SEED)
 
-    assert first == held_out_run(tests, canaries, folder_classes, NONCE)
+    assert first == held_out_run(tests, canaries, folder_classes, SEED)
     assert set(first.files) != set(held_out_run(tests, canaries, folder_classes, "other").files)
     assert len(first.files) == 4 and not set(first.files) & folder_classes
     assert len({Path(path).stem for path in first.files}) == 4
     ids = [*first.must_pass, *first.must_fail]
     assert all(f"{Path(path).stem}::" in " ".join(ids) for path in first.files)
+
+
+def test_the_runs_nonce_alone_does_not_give_the_names(
+    java_suite: FolderSuite, tmp_path: Path
+) -> None:
+    """The nonce is in the runner's canary, where code under test can read it: drawing the
+    names again from it must not tell which classes hold the held-out tests."""
+    task = _task(java_suite, "paginator-boundary")
+    assert task.held_out is not None
+    runner = SurefireCheckRunner()
+    runs = [runner.held_out(task, tmp_path, NONCE) for _ in range(3)]
+    redrawn = held_out_run(task.held_out.tests, task.held_out.canaries, set(task.files), SEED)
+
+    held = [set(run.must_pass) for run in runs if run is not None]
+    assert len(held) == 3 and held[0] != held[1] != held[2] != held[0]
+    assert set(redrawn.must_pass) not in held
 
 
 def test_the_runner_names_around_the_tasks_tests_and_its_canary(
@@ -197,14 +215,14 @@ def test_the_runner_names_around_the_tasks_tests_and_its_canary(
 )  # fmt: skip
 def test_a_source_that_is_not_plain_tests_is_named(source: str, error: str) -> None:
     with pytest.raises(FileFormatError, match=re.escape(f"heldout/{SOURCE}: {error}")):
-        held_out_run({SOURCE: source}, {}, set(), NONCE)
+        held_out_run({SOURCE: source}, {}, set(), SEED)
 
 
 def test_a_source_outside_the_test_folder_is_named() -> None:
     path = "src/main/java/com/example/paging/MorePagesTest.java"
     expected = f"canaries/{path}: held-out tests and canaries are .java files in src/test/java/"
     with pytest.raises(FileFormatError, match=re.escape(expected)):
-        held_out_run({}, {path: FULL}, set(), NONCE)
+        held_out_run({}, {path: FULL}, set(), SEED)
 
 
 def test_a_source_it_cannot_cut_is_one_line_of_suite_check(

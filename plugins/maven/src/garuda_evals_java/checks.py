@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import shutil
 from collections import Counter
@@ -101,7 +102,10 @@ class SurefireCheckRunner(JUnitCheckRunner):
 
     def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
         """One class per held-out test and canary, in the folder and package of its source,
-        every class and method named from ``nonce`` as the canaries are (``held_out.py``)."""
+        every class and method named as the canaries are (``held_out.py``), from ``nonce``
+        and a secret of this call: the nonce is in the canary's text, where code under test
+        can read it, and names drawn from it alone could be drawn again there to tell the
+        held-out tests from their canaries."""
         from garuda_evals_java.held_out import held_out_run
 
         if task.held_out is None:
@@ -109,7 +113,8 @@ class SurefireCheckRunner(JUnitCheckRunner):
         sources = {**task.held_out.tests, **task.held_out.canaries}
         folders = {path.rpartition("/")[0] for path in sources}
         taken = {*task.files, *(path for folder in folders for path in _listing(workspace, folder))}
-        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, nonce)
+        seed = f"held-out {nonce} {secrets.token_hex(16)}"
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, seed)
 
     def failure_summary(self, result: CommandResult) -> str:
         """Surefire's count of failures and the first one, or the compiler's first error."""

@@ -67,14 +67,14 @@ def _method_name(rng: random.Random, avoid: set[str]) -> str:
 
 
 def held_out_run(
-    tests: Mapping[str, str], canaries: Mapping[str, str], taken: Collection[str], nonce: str
+    tests: Mapping[str, str], canaries: Mapping[str, str], taken: Collection[str], seed: str
 ) -> HeldOutRun:
-    """The held-out ``tests`` and ``canaries`` (path -> source) as one class per test for
-    this run; ``taken`` are paths already in the judge's folder. The tests are named in a
-    shuffled order, so neither the order of the names nor the names follow the kind. Ids
+    """The held-out ``tests`` and ``canaries`` (path -> source) as one class per test, named
+    from ``seed``; ``taken`` are paths already in the judge's folder. The tests are named in
+    a shuffled order, so neither the order of the names nor the names follow the kind. Ids
     are Surefire's (``package.Class::method``); a source that cannot be cut into plain
     ``@Test`` methods is a ``FileFormatError`` naming it (``heldout/...``, ``canaries/...``)."""
-    rng = random.Random(f"held-out {nonce}")
+    rng = random.Random(seed)
     used = set(taken)
     units = [unit for path, text in tests.items() for unit in _units(path, text, True)]
     units += [unit for path, text in canaries.items() for unit in _units(path, text, False)]
