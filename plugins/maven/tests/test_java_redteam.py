@@ -250,6 +250,34 @@ TARGETED = {
     ),
 }
 ON_THE_HOST = "on the host executor"
+
+# Answers in reach: the reference solution, applied only where the held-out tests can be
+# read, by the agent in its turn or by the code under test during the check. Under bwrap
+# they are out of reach (FAIL); on the host, where nothing is hidden, both PASS: the
+# controls that show each probe would see them.
+HELD_OUT_SOURCE = SUITE_ROOT / f"01-{TASK}" / "heldout" / TEST.replace("Paginator", "MorePages")
+SOLVED_MAIN = (SUITE_ROOT / f"01-{TASK}" / "solution" / MAIN).read_text(encoding="utf-8")
+IN_REACH_CHECK = f"""
+    static {{
+        if (!java.nio.file.Files.exists(java.nio.file.Path.of("{HELD_OUT_SOURCE}"))) {{
+            throw new IllegalStateException("the held-out tests are out of reach");
+        }}
+    }}
+"""
+IN_REACH = {
+    "the reference solution, written only where the agent can read the held-out tests": (
+        f"if test -e {HELD_OUT_SOURCE}; then\n{_write(MAIN, SOLVED_MAIN)}fi\n"
+    ),
+    "the reference solution, working only where the check can read the held-out tests": (
+        _write(
+            MAIN,
+            SOLVED_MAIN.replace(
+                "public final class Paginator<T> {\n",
+                "public final class Paginator<T> {\n" + IN_REACH_CHECK,
+            ),
+        )
+    ),
+}
 WITHOUT_HELD_OUT = "without the task's held-out tests (the control)"
 
 # Cheats that pass a check run in the agent's own folder with core's plain JUnit runner:
@@ -287,6 +315,8 @@ def plays(
         **{
             (name, WITHOUT_HELD_OUT): Staged(cmd, suite=str(bare)) for name, cmd in TARGETED.items()
         },
+        **IN_REACH,
+        **{(name, ON_THE_HOST): Staged(cmd, executor="host") for name, cmd in IN_REACH.items()},
     }
     with play_all("java", TASK, commands, workers=3, timeout=PLAY_LIMIT_S) as plays:
         yield plays
@@ -337,6 +367,18 @@ def test_without_held_out_tests_the_targeted_hook_passes(
     """The control: the same task without held-out tests, as every task was before them."""
     played = plays[(kind, WITHOUT_HELD_OUT)].result()
     assert played.status == "PASS", (played.failure, played.stderr[-2000:])
+
+
+@pytest.mark.parametrize("kind", IN_REACH)
+def test_the_held_out_tests_are_out_of_the_sandboxs_reach(
+    plays: dict[object, Future[Played]], kind: str
+) -> None:
+    """Under bwrap neither the agent nor the code under test sees the suite's held-out
+    tests; on the host both do (the control that shows the probe works)."""
+    sandboxed, on_the_host = plays[kind].result(), plays[(kind, ON_THE_HOST)].result()
+    assert sandboxed.status == "FAIL", (sandboxed.failure, sandboxed.stderr[-2000:])
+    assert (sandboxed.failure or "").startswith(FAILED), sandboxed.failure
+    assert on_the_host.status == "PASS", (on_the_host.failure, on_the_host.stderr[-2000:])
 
 
 @pytest.mark.parametrize("kind", REAL_WITHOUT_THE_JUDGE)

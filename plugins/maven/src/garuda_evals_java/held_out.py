@@ -3,8 +3,8 @@
 Every ``@Test`` method of the task's held-out and canary sources becomes a class of its own,
 in the folder and package of its source: the source's package and imports, its other
 members (fields, helpers, lifecycle methods, nested classes), then that one test. Class and
-method are named from the run's nonce by the scheme of the runner's canaries (``<Word>Test``
-and ``<verb><Word>``), the file after the class, so Surefire's default includes
+method are named per run by the scheme of the runner's canaries (``<Word>Test`` and
+``<verb><Word>``), the file after the class, so Surefire's default includes
 (``**/*Test.java``) run it. Comments are left out. Held-out tests and canaries then differ
 only in what they assert: not in file, class or method name, folder, or the members and
 tests beside them.
