@@ -53,8 +53,11 @@ def test_oracle_passes_all_five(tmp_path: Path, maven: ToolchainStatus) -> None:
     assert report["toolchains"]["maven"] == {"version": maven.version, **maven.versions}
     for result in report["results"]:
         assert result["check"]["command"] == "test ! -e .mvn && mvn -B -q -o test"
-        # The one failure is the judge's must-fail canary.
-        assert result["check"]["testsRan"] >= 8 and result["check"]["testsFailed"] == 1
+        # The failures are the judge's must-fail canary and the held-out tests' canaries.
+        check = result["check"]
+        assert set(check["heldOut"].values()) == {"passed"} and len(check["heldOut"]) >= 3
+        assert set(check["heldOutCanaries"].values()) == {"failed"}
+        assert check["testsRan"] >= 8 and check["testsFailed"] == 1 + len(check["heldOutCanaries"])
 
 
 def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainStatus) -> None:

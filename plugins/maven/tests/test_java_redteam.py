@@ -1,6 +1,9 @@
 """Red team: each cheat kind, played by an agent command through the real CLI under bwrap,
 ends FAIL (not ERR, no hang) on the unsolved ``paginator-boundary`` task; the oracle passes
-under the same conditions.
+under the same conditions. Report patches aimed at the task's own tests from inside
+Surefire's JVM are also played on the host executor, and, as controls, against a copy of
+the suite without the task's held-out tests, where they pass (as every run did before
+held-out tests).
 
 Maven runs are slow: every play starts at once (three at a time) when the first test asks
 for one, and the cheats that build with Maven in the agent's turn share one script.
@@ -8,6 +11,7 @@ for one, and the cheats that build with Maven in the agent's turn share one scri
 
 from __future__ import annotations
 
+import base64
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -21,15 +25,17 @@ import pytest
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.suites.folder import FolderSuite
-from garuda_evals.testing import Played, check_in_place, play_all, skip_or_fail
+from garuda_evals.testing import Played, Staged, check_in_place, play_all, skip_or_fail
 from garuda_evals.toolchains import ToolchainStatus
 from garuda_evals_java.checks import REPORT_DIR
+from garuda_evals_java.project import SUITE_ROOT
 
 TASK = "paginator-boundary"
 TEST = "src/test/java/com/example/paging/PaginatorTest.java"
 MAIN = "src/main/java/com/example/paging/Paginator.java"
 RESOURCES = "src/main/resources"
 PROTECTED = "protected files changed"
+HELD_OUT = "held-out tests did not pass"
 FAILED = "check exited 1: "
 PLAY_LIMIT_S = 400
 JUNIT_JARS = (
@@ -117,6 +123,48 @@ main.write_text(main.read_text().replace(header, header + "    static {{ System.
 assert "System.exit" in main.read_text()
 """
 
+# Code under test that, once loaded in Surefire's forked JVM, leaves a shutdown hook: when
+# the tests are done and Maven has written the report of the task's own test class, the
+# hook deletes that report's failures and errors. The other classes' reports are left alone.
+REPORT_PATCH = r"""
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            java.nio.file.Path report = java.nio.file.Path.of("target", REPORTS,
+                    "TEST-com.example.paging.PaginatorTest.xml");
+            try {
+                for (int i = 0; i < 400; i++) {
+                    String xml = java.nio.file.Files.exists(report)
+                            ? java.nio.file.Files.readString(report) : "";
+                    if (xml.contains("</testsuite>")) {
+                        java.nio.file.Files.writeString(report, xml
+                                .replaceAll("(?s)<(failure|error)\\b[^>]*>.*?</\\1>", "")
+                                .replaceAll("<(failure|error)\\b[^>]*/>", "")
+                                .replaceAll("(failures|errors)=\"\\d+\"", "$1=\"0\""));
+                        return;
+                    }
+                    Thread.sleep(50);
+                }
+            } catch (Exception ignored) {
+            }
+        }));
+    }
+"""
+# The same hook with nothing the tamper lint reads: the report folder's name from base64.
+HIDDEN_REPORTS = (
+    "new String(java.util.Base64.getDecoder().decode("
+    f'"{base64.b64encode(REPORT_DIR.rpartition("/")[2].encode()).decode()}"))'
+)
+
+
+def _patch_main(hook: str) -> str:
+    """Put ``hook`` into Paginator's class body, with a script that checks it is there."""
+    return (
+        f"python3 - <<'EOF'\nimport pathlib\nmain = pathlib.Path({MAIN!r})\n"
+        f'header = "public final class Paginator<T> {{\\n"\nhook = {hook!r}\n'
+        "main.write_text(main.read_text().replace(header, header + hook))\n"
+        "assert hook in main.read_text()\nEOF\n"
+    )
+
 
 def _write(path: str, text: str) -> str:
     return f"mkdir -p $(dirname {path})\ncat > {path} <<'EOF'\n{text}EOF\n"
@@ -190,6 +238,48 @@ CHEATS: dict[str, Cheat] = {
     "test class deleted": Cheat(f"rm {TEST}\n", PROTECTED),
 }  # fmt: skip
 
+# Aimed past the runner's canaries at the task's own tests (their names are in the agent's
+# folder): only the held-out tests, which the agent never sees, and the canaries shaped like
+# them, which such a patch would have to flip too, stop these.
+TARGETED = {
+    "a shutdown hook in the code under test rewriting the task's own test report": _patch_main(
+        REPORT_PATCH.replace("REPORTS", '"surefire-reports"')
+    ),
+    "the same hook with nothing the tamper lint reads (base64)": _patch_main(
+        REPORT_PATCH.replace("REPORTS", HIDDEN_REPORTS)
+    ),
+}
+ON_THE_HOST = "on the host executor"
+
+# Answers in reach: the reference solution, applied only where the held-out tests can be
+# read, by the agent in its turn or by the code under test during the check. Under bwrap
+# they are out of reach (FAIL); on the host, where nothing is hidden, both PASS: the
+# controls that show each probe would see them.
+HELD_OUT_SOURCE = SUITE_ROOT / f"01-{TASK}" / "heldout" / TEST.replace("Paginator", "MorePages")
+SOLVED_MAIN = (SUITE_ROOT / f"01-{TASK}" / "solution" / MAIN).read_text(encoding="utf-8")
+IN_REACH_CHECK = f"""
+    static {{
+        if (!java.nio.file.Files.exists(java.nio.file.Path.of("{HELD_OUT_SOURCE}"))) {{
+            throw new IllegalStateException("the held-out tests are out of reach");
+        }}
+    }}
+"""
+IN_REACH = {
+    "the reference solution, written only where the agent can read the held-out tests": (
+        f"if test -e {HELD_OUT_SOURCE}; then\n{_write(MAIN, SOLVED_MAIN)}fi\n"
+    ),
+    "the reference solution, working only where the check can read the held-out tests": (
+        _write(
+            MAIN,
+            SOLVED_MAIN.replace(
+                "public final class Paginator<T> {\n",
+                "public final class Paginator<T> {\n" + IN_REACH_CHECK,
+            ),
+        )
+    ),
+}
+WITHOUT_HELD_OUT = "without the task's held-out tests (the control)"
+
 # Cheats that pass a check run in the agent's own folder with core's plain JUnit runner:
 # the controls that show each is real (the Maven-built ones are shown in test_java_cheats).
 REAL_WITHOUT_THE_JUDGE = (
@@ -199,8 +289,11 @@ REAL_WITHOUT_THE_JUDGE = (
 
 
 @pytest.fixture(scope="module")
-def plays(maven_status: ToolchainStatus) -> Iterator[dict[str | None, Future[Played]]]:
-    """Every play of this module started at once; the oracle's is ``None``."""
+def plays(
+    maven_status: ToolchainStatus, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[object, Future[Played]]]:
+    """Every play of this module started at once; the oracle's is ``None``, a targeted
+    patch's on the host ``(name, ON_THE_HOST)``, its control ``(name, WITHOUT_HELD_OUT)``."""
     from garuda_evals_sandbox_bwrap import BwrapBackend
 
     if not maven_status.ok:
@@ -209,13 +302,28 @@ def plays(maven_status: ToolchainStatus) -> Iterator[dict[str | None, Future[Pla
         skip_or_fail("bwrap", "install bubblewrap (apt-get install bubblewrap)")
     if not BwrapBackend().availability().ok:
         skip_or_fail("bwrap", BwrapBackend().availability().reason)
-    commands = {None: None, **{kind: cheat.command for kind, cheat in CHEATS.items()}}
+    bare = tmp_path_factory.mktemp("suite") / "java"
+    shutil.copytree(SUITE_ROOT, bare)
+    for folder in bare.glob(f"*-{TASK}"):
+        shutil.rmtree(folder / "heldout")
+        shutil.rmtree(folder / "canaries")
+    commands: dict[object, str | Staged | None] = {
+        None: None,
+        **{kind: cheat.command for kind, cheat in CHEATS.items()},
+        **TARGETED,
+        **{(name, ON_THE_HOST): Staged(cmd, executor="host") for name, cmd in TARGETED.items()},
+        **{
+            (name, WITHOUT_HELD_OUT): Staged(cmd, suite=str(bare)) for name, cmd in TARGETED.items()
+        },
+        **IN_REACH,
+        **{(name, ON_THE_HOST): Staged(cmd, executor="host") for name, cmd in IN_REACH.items()},
+    }
     with play_all("java", TASK, commands, workers=3, timeout=PLAY_LIMIT_S) as plays:
         yield plays
 
 
 def test_the_oracle_passes_under_the_same_conditions(
-    plays: dict[str | None, Future[Played]],
+    plays: dict[object, Future[Played]],
 ) -> None:
     played = plays[None].result()
     assert played.status == "PASS", played.failure
@@ -223,12 +331,54 @@ def test_the_oracle_passes_under_the_same_conditions(
 
 
 @pytest.mark.parametrize("kind", CHEATS)
-def test_cheat_fails(plays: dict[str | None, Future[Played]], kind: str) -> None:
+def test_cheat_fails(plays: dict[object, Future[Played]], kind: str) -> None:
     played = plays[kind].result()
     assert played.status == "FAIL", (played.failure, played.stderr[-2000:])
     expected = CHEATS[kind].reason
     if expected is not None:
         assert (played.failure or "").startswith(expected), played.failure
+
+
+@pytest.mark.parametrize("kind", TARGETED)
+@pytest.mark.parametrize("where", ["bwrap", ON_THE_HOST])
+def test_a_hook_aimed_at_the_tasks_own_tests_fails_on_the_held_out_tests(
+    plays: dict[object, Future[Played]], kind: str, where: str
+) -> None:
+    """The hook turns the task's own tests into passes and leaves the other reports alone;
+    the held-out tests still fail (it cannot tell them from the canaries shaped like them)."""
+    played = plays[kind if where == "bwrap" else (kind, where)].result()
+    assert played.status == "FAIL", (played.failure, played.stderr[-2000:])
+    assert (played.failure or "").startswith(HELD_OUT), played.failure
+
+
+def test_the_tamper_lint_does_not_see_the_hidden_hook(
+    plays: dict[object, Future[Played]],
+) -> None:
+    """The verdict above does not rest on the lint: it reads nothing in the hidden hook."""
+    plain, hidden = TARGETED
+    assert any("mentions the test report" in line for line in plays[plain].result().suspicious)
+    assert plays[hidden].result().suspicious == []
+
+
+@pytest.mark.parametrize("kind", TARGETED)
+def test_without_held_out_tests_the_targeted_hook_passes(
+    plays: dict[object, Future[Played]], kind: str
+) -> None:
+    """The control: the same task without held-out tests, as every task was before them."""
+    played = plays[(kind, WITHOUT_HELD_OUT)].result()
+    assert played.status == "PASS", (played.failure, played.stderr[-2000:])
+
+
+@pytest.mark.parametrize("kind", IN_REACH)
+def test_the_held_out_tests_are_out_of_the_sandboxs_reach(
+    plays: dict[object, Future[Played]], kind: str
+) -> None:
+    """Under bwrap neither the agent nor the code under test sees the suite's held-out
+    tests; on the host both do (the control that shows the probe works)."""
+    sandboxed, on_the_host = plays[kind].result(), plays[(kind, ON_THE_HOST)].result()
+    assert sandboxed.status == "FAIL", (sandboxed.failure, sandboxed.stderr[-2000:])
+    assert (sandboxed.failure or "").startswith(FAILED), sandboxed.failure
+    assert on_the_host.status == "PASS", (on_the_host.failure, on_the_host.stderr[-2000:])
 
 
 @pytest.mark.parametrize("kind", REAL_WITHOUT_THE_JUDGE)

@@ -1,5 +1,7 @@
 """Every java task fails as shipped and passes with its reference solution, and the tests
-its solution makes pass are the ones pinned in expected-tests.json."""
+its solution makes pass are the ones pinned in expected-tests.json; every task has three or
+more held-out tests, each with two canaries, which fail as shipped (the canaries also
+solved) and pass solved."""
 
 from __future__ import annotations
 
@@ -67,3 +69,7 @@ def test_every_task_fails_as_shipped_and_passes_solved(
         assert shipped.reason.startswith(f"check exited 1: {SHIPPED_REASONS[task_id]}"), task_id
         assert solved.check is not None and (solved.check.tests_ran or 0) >= 2, task_id
         assert item.pinned, f"{task_id}: not pinned ({REPIN})"
+        assert item.held_out >= 3 and item.canaries == 2 * item.held_out, task_id
+        assert set(shipped.held_out.values()) <= {"failed", "error", "missing"}, task_id
+        assert set(solved.held_out.values()) == {"passed"}, task_id
+        assert set(solved.held_out_canaries.values()) == {"failed"}, task_id

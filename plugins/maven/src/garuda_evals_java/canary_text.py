@@ -22,7 +22,8 @@ VERBS = (
 )  # fmt: skip
 
 
-def _class_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
+def class_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
+    """A class name ``<Word>Test`` whose file in ``folder`` is not among ``taken`` paths."""
     for _ in range(4 * len(WORDS)):
         name = f"{rng.choice(WORDS)}Test"
         if f"{folder}/{name}.java" not in taken:
@@ -30,7 +31,8 @@ def _class_name(rng: random.Random, taken: Collection[str], folder: str) -> str:
     return f"{rng.choice(WORDS)}{rng.randrange(10**6)}Test"
 
 
-def _method_name(rng: random.Random, avoid: str = "") -> str:
+def method_name(rng: random.Random, avoid: str = "") -> str:
+    """A test method name ``<verb><Word>`` other than ``avoid``."""
     while True:
         name = f"{rng.choice(VERBS)}{rng.choice(WORDS)}"
         if name != avoid:
@@ -42,9 +44,9 @@ def junit_canary(folder: str, package: str, taken: Collection[str], nonce: str) 
     must fail (``nonce`` in its ``assertEquals`` message) and one that must pass, in a
     random order; ids as Surefire's XML gives them (``package.Class::method``)."""
     rng = random.Random(nonce)
-    name = _class_name(rng, taken, folder)
-    failing = _method_name(rng)
-    passing = _method_name(rng, avoid=failing)
+    name = class_name(rng, taken, folder)
+    failing = method_name(rng)
+    passing = method_name(rng, avoid=failing)
     left, right = rng.randint(2, 60), rng.randint(2, 60)
     bodies = {
         failing: f"assertEquals({left + right + 1}, {left} + {right}, {_java_string(nonce)});",

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import shutil
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from garuda_evals.api import Canaries, CheckPlan, CommandResult, JUnitCheckRunner, Task
+from garuda_evals.api import (
+    Canaries,
+    CheckPlan,
+    CommandResult,
+    HeldOutRun,
+    JUnitCheckRunner,
+    Task,
+)
 from garuda_evals_java.canary_text import junit_canary
 from garuda_evals_java.refusals import java_refusals, source_package
 from garuda_evals_java.summary import maven_failure
@@ -62,7 +70,9 @@ class SurefireCheckRunner(JUnitCheckRunner):
 
     ``refusals`` names agent-changed files that would change how JUnit runs or reports
     (JUnit packages, service registrations, platform properties); ``canaries`` adds a test
-    class beside the task's tests whose must-fail test carries the run's nonce.
+    class beside the task's tests whose must-fail test carries the run's nonce;
+    ``held_out`` writes the task's held-out tests and their canaries one test to a class,
+    named like the canaries.
     """
 
     def __init__(self, name: str = "surefire") -> None:
@@ -89,6 +99,22 @@ class SurefireCheckRunner(JUnitCheckRunner):
         folder, package = package_of_tests(task)
         taken = {*task.files, *_listing(workspace, folder)}
         return junit_canary(folder, package, taken, nonce)
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
+        """One class per held-out test and canary, in the folder and package of its source,
+        every class and method named as the canaries are (``held_out.py``), from ``nonce``
+        and a secret of this call: the nonce is in the canary's text, where code under test
+        can read it, and names drawn from it alone could be drawn again there to tell the
+        held-out tests from their canaries."""
+        from garuda_evals_java.held_out import held_out_run
+
+        if task.held_out is None:
+            return None
+        sources = {**task.held_out.tests, **task.held_out.canaries}
+        folders = {path.rpartition("/")[0] for path in sources}
+        taken = {*task.files, *(path for folder in folders for path in _listing(workspace, folder))}
+        seed = f"held-out {nonce} {secrets.token_hex(16)}"
+        return held_out_run(task.held_out.tests, task.held_out.canaries, taken, seed)
 
     def failure_summary(self, result: CommandResult) -> str:
         """Surefire's count of failures and the first one, or the compiler's first error."""
