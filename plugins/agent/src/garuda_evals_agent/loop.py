@@ -81,6 +81,7 @@ class GarudaAgent(Agent):
         """Work on the task until the model stops calling tools or a limit is reached."""
         client = self.provider.open(self.spec.model, self.settings, self.options)
         state = TurnState(model=str(self.spec))
+        state.report(turn)  # no model call yet: a known zero
         spend = TurnSpend(self.budget)
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
