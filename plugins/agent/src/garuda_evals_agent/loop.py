@@ -101,7 +101,7 @@ class GarudaAgent(Agent):
                 # never an error run that would leave the rates.
                 stop = f"model refused: {str(error)[:REFUSED_CHARS]}"
             finally:
-                spend.update(state.meter.usage.cost_usd)
+                spend.update(state.meter.usage.cost_usd, state.meter.usage.cost_incomplete)
                 with anyio.CancelScope(shield=True):
                     await client.aclose()
             log.end(stop, state.steps, state.meter.usage)
@@ -212,7 +212,7 @@ class GarudaAgent(Agent):
         history = [Message("user", [TextPart(turn.prompt)])]
         while True:
             # Every call of the turn (a subagent's too) is in the shared meter.
-            spend.update(state.meter.usage.cost_usd)
+            spend.update(state.meter.usage.cost_usd, state.meter.usage.cost_incomplete)
             spent = self.budget.reason()
             if spent is not None:
                 self._notice(turn, state, log, f"{spent}: no further model call")
