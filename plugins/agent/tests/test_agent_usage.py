@@ -49,6 +49,19 @@ def test_openai_prompt_tokens_include_cached_ones(fake_server, run_turn, model_e
     assert body["stream_options"] == {"include_usage": True}
 
 
+def test_openai_reasoning_tokens_are_part_of_output(fake_server, run_turn, model_env):
+    model_env.setenv("GARUDA_PRICE_PROVIDER", "openai")
+    fake_server(
+        [Reply([Text("done")], usage=Tokens(input=300, output=2500, reasoning=2400))],
+        provider="openai",
+    )
+    run = run_turn(run_settings(model="openai/o3"))
+    assert run.error is None, run.error
+    usage = run.outcome.usage
+    assert (usage.input_tokens, usage.output_tokens, usage.reasoning_tokens) == (300, 2500, 2400)
+    assert usage.total_tokens == 2800 and usage.tokens_known
+
+
 @pytest.mark.parametrize("factor", [1.0, 0.5])
 def test_prices_come_from_genai_prices(factor):
     usage = CallUsage(input_tokens=1_000_000, output_tokens=0)
