@@ -152,7 +152,7 @@ MODULES = (
     Module(
         "wire_usage",
         f"{PLUGINS}/agent_cli/src/garuda_evals_agent_cli/wire_usage.py",
-        ("tests/test_thinking_is_output.py", f"{PLUGINS}/agent_cli/tests/test_proxy.py"),
+        ("tests/test_wire_usage.py", "tests/test_thinking_is_output.py"),
     ),
 )
 
@@ -195,6 +195,7 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
     "task_run": ("core/tests/test_run_backends.py",),
     "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
     "budget": ("plugins/agent_cli/tests/test_builtin_cross_check.py",),
+    "wire_usage": ("plugins/agent_cli/tests/test_proxy.py",),
     "repo_rules": (
         "plugins/repo_git/tests/test_repo_git_node.py",
         "plugins/repo_git/tests/test_repo_git_options.py",
