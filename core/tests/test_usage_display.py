@@ -3,6 +3,8 @@ totals, and the warning about attempts ``--resume``/``--retry-errors`` replaced.
 
 from __future__ import annotations
 
+import pytest
+
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.usage import Usage
 from garuda_evals.report import units
@@ -34,6 +36,55 @@ def test_unknown_tokens_are_a_question_mark_with_what_was_reserved() -> None:
     assert units.usage_tokens(UNKNOWN) == "tok ?"
     reserved = Usage(tokens_known=False, unreported_tokens=20_000, cost_incomplete=True)
     assert units.usage_tokens(reserved) == "tok ? (20.0k reserved)"
+
+
+@pytest.mark.parametrize(
+    ("count", "shown"),
+    [
+        (None, "?"),
+        (0, "0"),
+        (812, "812"),
+        (999.4, "999"),
+        (999.6, "1000"),
+        (1000, "1.0k"),
+        (12_345, "12.3k"),
+        (999_949, "999.9k"),
+        (999_999, "1000.0k"),
+        (1_000_000, "1.00M"),
+        (1_234_567, "1.23M"),
+        (1_004_999, "1.00M"),
+        (1_005_001, "1.01M"),
+    ],
+)
+def test_token_counts_are_short(count: float | None, shown: str) -> None:
+    assert units.tokens(count) == shown
+
+
+@pytest.mark.parametrize(
+    ("ms", "shown"),
+    [
+        (None, "-"),
+        (0, "0.0s"),
+        (4200, "4.2s"),
+        (59_940, "59.9s"),
+        (59_999, "60.0s"),
+        (60_000, "1m00s"),
+        (185_000, "3m05s"),
+        (3_725_900, "62m05s"),
+    ],
+)
+def test_durations_are_seconds_then_minutes(ms: float | None, shown: str) -> None:
+    assert units.seconds(ms) == shown
+
+
+def test_rates_and_intervals_are_whole_percents() -> None:
+    assert units.percent(None) == "-"
+    assert (units.percent(0.0), units.percent(0.936), units.percent(1.0)) == ("0%", "94%", "100%")
+    assert units.interval(None) == "-"
+    assert units.interval((0.5712, 1.0)) == "57–100%"
+    assert units.rate(3, 5) == "3/5 60% (23–88%)"
+    assert (units.rate(0, 0), units.rate(0, -1)) == ("0/0", "0/-1")
+    assert units.rate(0, 1) == "0/1 0% (0–79%)"
 
 
 def test_totals_with_an_unknown_run_are_never_zero() -> None:

@@ -42,6 +42,8 @@ def test_a_tasks_running_total_is_counted_once_per_update() -> None:
     assert budget.reason() is None and not budget.exhausted()
     second.update(0.5)
     assert budget.spent_usd == pytest.approx(1.0) and budget.exhausted()
+    assert not budget.incomplete  # every update said its spend was complete
+    assert budget.reason() == "the run's spend cap is reached (--max-cost 1 USD, 1.0000 USD spent)"
 
 
 def test_the_cap_is_reached_at_the_amount_itself() -> None:

@@ -28,7 +28,8 @@ def test_model_with_no_known_price_makes_cost_incomplete(fake_server, run_turn):
     usage = run.outcome.usage
     assert usage.tokens_known and usage.total_tokens == 15
     assert usage.cost_incomplete and usage.cost_usd == 0
-    assert any("no known price" in note for note in usage.notes)
+    (note,) = usage.notes
+    assert note.startswith("no known price for claude-unpriced-test-1: "), note
 
 
 def test_openai_prompt_tokens_include_cached_ones(fake_server, run_turn, model_env):
