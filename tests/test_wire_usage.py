@@ -79,6 +79,7 @@ def test_the_model_comes_from_the_body_or_geminis_path() -> None:
     path = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
     assert model_of("gemini", path, {"model": "ignored"}) == "gemini-2.5-flash"
     assert model_of("gemini", "/v1beta/models/gemini-x:generateContent", None) == "gemini-x"
+    assert model_of("gemini", "gemini-y:generateContent?alt=sse", None) == "gemini-y"
     assert model_of("anthropic", "/v1/messages", {"model": "claude-haiku-4-5"}) == (
         "claude-haiku-4-5"
     )
@@ -174,6 +175,11 @@ def test_anthropic_keeps_the_start_counts_a_delta_leaves_out() -> None:
     whole = {"type": "message", "usage": {"input_tokens": 2, "output_tokens": 3}}
     usage, _ = read_usage("anthropic", json.dumps(whole).encode())
     assert (usage.input_tokens, usage.output_tokens, usage.reported) == (2, 3, True)
+    assert (usage.cache_read_tokens, usage.cache_write_tokens) == (0, 0)
+    nulls = {"cache_read_input_tokens": None, "cache_creation_input_tokens": None}
+    whole["usage"].update(nulls)
+    usage, _ = read_usage("anthropic", json.dumps(whole).encode())
+    assert (usage.cache_read_tokens, usage.cache_write_tokens, usage.reported) == (0, 0, True)
     cut = {"type": "message_start", "message": {"usage": {"input_tokens": 5}}}
     assert read_usage("anthropic", _sse(cut)) == (CallUsage(reported=False), [])
     text = {
