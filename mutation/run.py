@@ -109,6 +109,7 @@ MODULES = (
             f"{CORE_TESTS}/test_stats_intervals.py",
             f"{CORE_TESTS}/test_stats_task_rates.py",
             f"{CORE_TESTS}/test_report_tool_calls.py",
+            f"{CORE_TESTS}/test_usage_display.py",
         ),
     ),
     Module(
@@ -142,9 +143,31 @@ MODULES = (
         (f"{PLUGINS}/sandbox_bwrap/tests/test_bwrap_argv.py",),
     ),
     Module(
+        "units",
+        f"{CORE}/report/units.py",
+        (f"{CORE_TESTS}/test_usage_display.py", f"{CORE_TESTS}/test_stats_task_rates.py"),
+    ),
+    Module(
+        "budget",
+        f"{PLUGINS}/agent/src/garuda_evals_agent/budget.py",
+        (f"{PLUGINS}/agent/tests/test_agent_spend.py",),
+    ),
+    Module(
+        "meter",
+        f"{PLUGINS}/agent/src/garuda_evals_agent/meter.py",
+        (
+            f"{PLUGINS}/agent/tests/test_agent_spend.py",
+            f"{PLUGINS}/agent/tests/test_agent_usage.py",
+        ),
+    ),
+    Module(
         "wire_usage",
         f"{PLUGINS}/agent_cli/src/garuda_evals_agent_cli/wire_usage.py",
-        (f"{PLUGINS}/agent_cli/tests/test_wire_usage.py",),
+        (
+            f"{PLUGINS}/agent_cli/tests/test_wire_usage.py",
+            "tests/test_wire_usage_forms.py",
+            "tests/test_thinking_is_output.py",
+        ),
     ),
     Module(
         "proxy_keys",
@@ -192,9 +215,10 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/sandbox_bwrap/tests/test_bwrap_proxy_path.py",
     ),
     "task_run": ("core/tests/test_run_backends.py",),
+    "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
+    "budget": ("plugins/agent_cli/tests/test_builtin_cross_check.py",),
     # real SDKs through the proxy: the same rules end to end, 45 s a run
     "wire_usage": ("plugins/agent_cli/tests/test_proxy.py",),
-    "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
     "repo_rules": (
         "plugins/repo_git/tests/test_repo_git_node.py",
         "plugins/repo_git/tests/test_repo_git_options.py",

@@ -176,12 +176,18 @@ def test_ctrl_c_kills_children_and_writes_partial_report(
         ("add", "PASS"),
         ("greet", "INT"),
     ]
+    # the command agent reports no usage: its interrupted run is unknown, never a known zero
+    interrupted = report["results"][1]
+    assert interrupted["steps"] is None
+    assert not interrupted["usage"]["tokensKnown"] and interrupted["usage"]["costIncomplete"]
     summary = report["summary"]
     assert (summary["attempted"], summary["interrupted"], summary["totalsIncomplete"]) == (
         1,
         1,
         True,
     )
+    assert summary["tokens"] is None and summary["costIncomplete"]
+    assert "tok ?" in stdout and "≥ $0.000 (incomplete)" in stdout
     assert "interrupted: this report is partial" in stdout
     assert "totals incomplete: 1 run(s) interrupted" in stdout
     assert processes_matching(f"^sleep {marker}$") == []

@@ -13,6 +13,7 @@ import pytest
 
 from garuda_evals.models.report import Report
 from garuda_evals.models.result import Status
+from garuda_evals.models.usage import Usage
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.runner.session import EvalOutcome, run_eval
 from garuda_evals.testing import run_garuda
@@ -327,6 +328,8 @@ def test_a_command_whose_interpreter_is_missing_is_err_naming_the_flag(
     outcome = evaluate(project, mini_suite, agent="command", agent_command=str(agent))
     assert outcome.report is not None
     assert [r.status for r in outcome.report.results] == [Status.ERR, Status.ERR]
+    # nothing of the command ran: a known zero, not an unknown spend
+    assert outcome.report.results[0].usage == Usage.known_zero()
     failure = outcome.report.results[0].failure
     assert failure == (
         "CommandStartError: the agent command could not start: --agent-command starts with "

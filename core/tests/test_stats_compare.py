@@ -165,6 +165,15 @@ def test_unknown_usage_is_unknown_not_zero() -> None:
     assert comparison.tasks[0].cost_usd_difference is None
 
 
+def test_a_known_cost_too_small_to_show_is_never_printed_as_zero() -> None:
+    a = report("a", {"x": [P]}, steps=0)
+    b = report("b", {"x": [P]})
+    a.results[0].usage = Usage(input_tokens=30, output_tokens=2, cost_usd=0.00004)
+    text = render(compare_reports(a, b), a, b)
+    (cost,) = [line for line in text.splitlines() if line.startswith("cost ")]
+    assert cost.split()[1:3] == ["<$0.001", "$0.010"], cost
+
+
 def test_every_difference_is_printed_once_in_words() -> None:
     a = report("a", {"x": [P]}, agent={"agent": "garuda", "model": "m1"})
     b = report("b", {"x": [P]}, agent={"agent": "garuda", "model": "m2"})

@@ -17,7 +17,14 @@ from pathlib import Path
 import anyio
 import pytest
 
-from garuda_evals.agents.base import BUDGET_STOP, Agent, AgentOutcome, AgentTurn, Progress
+from garuda_evals.agents.base import (
+    BUDGET_STOP,
+    NOT_REPORTED,
+    Agent,
+    AgentOutcome,
+    AgentTurn,
+    Progress,
+)
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.executors.base import (
     Availability,
@@ -470,7 +477,7 @@ def test_counts_the_agent_does_not_report_come_from_its_progress(setup: Setup) -
     progress = Progress()
     row, _ = _run(setup, PlayedAgent(quiet), progress=progress)
     assert row.tool_calls == {"read": 4} and row.usage_by_model == {"m": USAGE}
-    assert progress.steps == 0
+    assert progress.steps is None and progress.usage == USAGE
 
 
 def test_an_interrupted_row_keeps_what_the_agent_used(setup: Setup) -> None:
@@ -670,6 +677,7 @@ def test_a_turn_cut_by_the_spend_cap_is_interrupted_not_judged(setup: Setup) -> 
     row, _ = _run(setup, SpentAgent(stop_for_budget))
     assert row.status is Status.INTERRUPTED and row.check is None
     assert row.failure == "stopped by the run's spend cap (--max-cost) before it finished"
+    assert (row.steps, row.usage) == (1, USAGE)
 
 
 def test_a_turn_that_only_claims_the_spend_cap_is_judged(setup: Setup) -> None:
@@ -677,3 +685,81 @@ def test_a_turn_that_only_claims_the_spend_cap_is_judged(setup: Setup) -> None:
     row, _ = _run(setup, PlayedAgent(stop_for_budget))
     assert row.status is Status.FAIL and row.stop_reason == BUDGET_STOP
     assert row.failure == "check exited 1: 1 failed: t::answer"
+
+
+async def hang_silently(turn: AgentTurn) -> AgentOutcome:
+    """Work past every limit without ever saying what it used."""
+    await anyio.sleep(60)
+    raise AssertionError("not reached")
+
+
+async def crash_silently(turn: AgentTurn) -> AgentOutcome:
+    """Fail without saying what was used."""
+    raise RuntimeError("boom")
+
+
+def _unknown(usage: Usage) -> bool:
+    return not usage.tokens_known and usage.cost_incomplete and usage.total_tokens == 0
+
+
+def test_progress_starts_unknown_never_a_known_zero() -> None:
+    progress = Progress()
+    assert progress.steps is None and _unknown(progress.usage)
+    assert progress.usage.notes == [NOT_REPORTED]
+
+
+def test_an_agent_that_never_reports_its_progress_is_unknown_past_the_limit(
+    setup: Setup,
+) -> None:
+    row, _ = _run(setup, PlayedAgent(hang_silently), timeout_s=0.5)
+    assert row.status is Status.FAIL and row.stop_reason == "timeout"
+    assert row.steps is None and _unknown(row.usage)
+
+
+def test_an_agent_that_never_reports_its_progress_is_unknown_when_it_raises(
+    setup: Setup,
+) -> None:
+    row, _ = _run(setup, PlayedAgent(crash_silently))
+    assert row.status is Status.ERR and row.failure == "RuntimeError: boom"
+    assert row.steps is None and _unknown(row.usage)
+
+
+def test_an_interrupted_agent_that_reported_nothing_is_unknown(setup: Setup) -> None:
+    started = anyio.Event()
+
+    async def wait_forever(turn: AgentTurn) -> AgentOutcome:
+        started.set()
+        await anyio.sleep(1000)
+        raise AssertionError("not reached")
+
+    progress = Progress()
+    job, context = _stoppable(setup, PlayedAgent(wait_forever), RecordingBackend())
+
+    async def go() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(run_job, job, context, progress)
+            await started.wait()
+            group.cancel_scope.cancel()
+
+    anyio.run(go)
+    row = interrupted_row(job, progress, 10)
+    assert row.status is Status.INTERRUPTED
+    assert row.steps is None and _unknown(row.usage)
+
+
+class BrokenSuite(EnvSuite):
+    """A suite whose task cannot be written: the harness fails before any agent turn."""
+
+    def materialize(self, task: Task, workspace: Path) -> None:
+        """Fail."""
+        raise OSError("disk full")
+
+
+def test_a_harness_error_before_the_turn_is_a_known_zero(setup: Setup) -> None:
+    broken = BrokenSuite(setup.suite.root)
+    broken.released = []
+    agent = PlayedAgent(answer_42)
+    row, _ = _run(Setup(broken, setup.task, setup.runs), agent)
+    assert row.status is Status.ERR and row.failure == "OSError: disk full"
+    assert agent.turns == []
+    assert row.steps == 0 and row.usage == Usage.known_zero()

@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
-from garuda_evals.agents.base import AgentOutcome, AgentTurn
+from garuda_evals.agents.base import Agent, AgentOutcome, AgentTurn, Progress
 from garuda_evals.environment import check_environment
 from garuda_evals.executors.host import HostExecutor
 from garuda_evals.models.settings import RunSettings
@@ -88,7 +88,8 @@ class TurnRun:
 
 @pytest.fixture
 def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
-    """``run_turn(settings, files={...}, prompt=...)`` runs the garuda agent on one workspace."""
+    """``run_turn(settings, files={...}, prompt=...)`` runs the garuda agent on one workspace
+    (``agent``: this one, for turns that share its budget; ``progress``: the turn's, to read)."""
 
     def run(
         settings: RunSettings,
@@ -98,10 +99,13 @@ def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
         workspace: Path | None = None,
         task: Task | None = None,
         limit_s: float | None = None,
+        agent: Agent | None = None,
+        progress: Progress | None = None,
     ) -> TurnRun:
-        factory = GarudaAgentFactory()
-        factory.check_settings(settings)
-        agent = factory.create(settings)
+        if agent is None:
+            factory = GarudaAgentFactory()
+            factory.check_settings(settings)
+            agent = factory.create(settings)
         root = workspace or tmp_path / "work"
         root.mkdir(parents=True, exist_ok=True)
         for name, text in (files or {}).items():
@@ -123,6 +127,7 @@ def run_turn(tmp_path: Path) -> Callable[..., TurnRun]:
             transcript=transcript,
             settings=settings,
             events=lambda kind, message: events.append((kind, message)),
+            progress=progress if progress is not None else Progress(),
         )
 
         async def limited() -> AgentOutcome:

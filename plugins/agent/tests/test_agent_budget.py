@@ -8,6 +8,8 @@ import base64
 import os
 from pathlib import Path
 
+import pytest
+
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.testing import only_report, run_garuda
 from garuda_evals_agent.testing import FakeModelServer
@@ -37,3 +39,7 @@ def test_the_spend_cap_stops_the_built_in_agents_run(tmp_path: Path) -> None:
     assert calls == 3, "the call after the cap was sent"
     check_budget_stop(report, task)
     assert "budget: " in done.stderr + done.stdout
+    # the cap counted each call once: what it says was spent is what the rows cost
+    rows_cost = sum(row["usage"]["costUsd"] for row in report["results"])
+    assert report["summary"]["costUsd"] == pytest.approx(rows_cost)
+    assert f"{rows_cost:.4f} USD spent)" in report["stoppedBy"], report["stoppedBy"]

@@ -28,7 +28,8 @@ def test_model_with_no_known_price_makes_cost_incomplete(fake_server, run_turn):
     usage = run.outcome.usage
     assert usage.tokens_known and usage.total_tokens == 15
     assert usage.cost_incomplete and usage.cost_usd == 0
-    assert any("no known price" in note for note in usage.notes)
+    (note,) = usage.notes
+    assert note.startswith("no known price for claude-unpriced-test-1: "), note
 
 
 def test_openai_prompt_tokens_include_cached_ones(fake_server, run_turn, model_env):
@@ -47,6 +48,19 @@ def test_openai_prompt_tokens_include_cached_ones(fake_server, run_turn, model_e
     assert usage.tokens_known and not usage.cost_incomplete and usage.cost_usd > 0
     body = server.model_calls()[0]["body"]
     assert body["stream_options"] == {"include_usage": True}
+
+
+def test_openai_reasoning_tokens_are_part_of_output(fake_server, run_turn, model_env):
+    model_env.setenv("GARUDA_PRICE_PROVIDER", "openai")
+    fake_server(
+        [Reply([Text("done")], usage=Tokens(input=300, output=2500, reasoning=2400))],
+        provider="openai",
+    )
+    run = run_turn(run_settings(model="openai/o3"))
+    assert run.error is None, run.error
+    usage = run.outcome.usage
+    assert (usage.input_tokens, usage.output_tokens, usage.reasoning_tokens) == (300, 2500, 2400)
+    assert usage.total_tokens == 2800 and usage.tokens_known
 
 
 @pytest.mark.parametrize("factor", [1.0, 0.5])

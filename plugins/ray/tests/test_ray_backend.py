@@ -193,6 +193,14 @@ def test_ctrl_c_cancels_every_run_and_leaves_no_process(project: Path, scratch: 
     assert report["interrupted"] is True and report["backend"] == "ray"
     assert [r["status"] for r in report["results"]] == ["INT", "INT"]
     assert all(r["node"] for r in report["results"])
+    for row in report["results"]:  # what they used stayed on the killed workers: unknown
+        usage = row["usage"]
+        assert row["steps"] is None and not usage["tokensKnown"] and usage["costIncomplete"]
+        assert usage["notes"] == [
+            f"the run was cancelled on node {row['node']}; what its agent had used stayed on "
+            "the worker: tokens unknown, cost incomplete"
+        ]
+    assert report["summary"]["tokens"] is None and report["summary"]["costIncomplete"]
     assert processes_matching(f"^sleep {marker}$") == []
     assert with_env("GARUDA_TEST_TAG", tag) == []
     assert garuda_leftovers(scratch) == []

@@ -21,13 +21,25 @@ EventSink = Callable[[EventKind, str], None]
 """Called as ``events(kind, message)`` for a live line: kind is 'tool', 'retry' or 'notice'."""
 
 
+NOT_REPORTED = "the agent had reported nothing when the run stopped: its usage is unknown"
+
+
+def _not_reported() -> Usage:
+    return Usage.unreported(NOT_REPORTED)
+
+
 @dataclass
 class Progress:
-    """What the turn used so far. Agents update it as they go, so that a run that times out
-    or throws still reports its steps, tokens and cost."""
+    """What the turn used so far. Agents update it as they go, so that a run that times out,
+    throws or is stopped (Ctrl-C, the spend cap) still reports its steps, tokens and cost.
 
-    steps: int = 0
-    usage: Usage = field(default_factory=Usage)
+    It starts unknown (steps None, usage unreported): an agent that never updates it is
+    shown as ``?``, never as a known zero. An agent that calls no model sets
+    ``Usage.known_zero()`` and 0 steps.
+    """
+
+    steps: int | None = None
+    usage: Usage = field(default_factory=_not_reported)
     tool_calls: dict[str, int] = field(default_factory=dict)
     usage_by_model: dict[str, Usage] = field(default_factory=dict)
 

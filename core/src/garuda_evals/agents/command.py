@@ -20,6 +20,7 @@ from garuda_evals.removal import remove_tree
 from garuda_evals.transcript import Transcript
 
 PROMPT_FILE = ".garuda-prompt.md"
+UNREPORTED = "the command agent's usage is not reported"
 OUTPUT_TAIL = 4000
 OUTPUT_REASON = 500
 SHELL_WORDS = frozenset(
@@ -75,6 +76,7 @@ class CommandAgent(Agent):
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Run the user's command once, with the whole task time limit."""
+        turn.progress.steps, turn.progress.usage = None, Usage.unreported(UNREPORTED)
         prompt_file = turn.workspace / PROMPT_FILE
         prompt_file.write_text(turn.prompt, encoding="utf-8")
         passed_through = {n: os.environ[n] for n in turn.settings.agent_env if n in os.environ}
@@ -105,6 +107,8 @@ class CommandAgent(Agent):
                 },
             )
         if not began and not result.timed_out:
+            # nothing of the command ran, so nothing was spent
+            turn.progress.steps, turn.progress.usage = 0, Usage.known_zero()
             raise CommandStartError(
                 "the agent command could not start: "
                 + (
@@ -116,7 +120,7 @@ class CommandAgent(Agent):
         stop = "timeout" if result.timed_out else f"exit {result.exit_code}"
         return AgentOutcome(
             steps=None,
-            usage=Usage.unreported("the command agent's usage is not reported"),
+            usage=Usage.unreported(UNREPORTED),
             stop_reason=stop,
         )
 

@@ -13,6 +13,7 @@ class NoopAgent(Agent):
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Leave the workspace as shipped."""
+        turn.progress.steps, turn.progress.usage = 0, Usage.known_zero()
         with Transcript(turn.transcript) as transcript:
             transcript.write("noop", {})
         return AgentOutcome(steps=0, usage=Usage.known_zero(), stop_reason="done")

@@ -34,6 +34,7 @@ class OracleAgent(Agent):
 
     async def run(self, turn: AgentTurn) -> AgentOutcome:
         """Apply ``turn.task.solution``; a task without one is an error run."""
+        turn.progress.steps, turn.progress.usage = 0, Usage.known_zero()
         solution = turn.task.solution
         if solution is None:
             raise GarudaError(f"task {turn.task.id} has no reference solution")

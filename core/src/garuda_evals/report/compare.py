@@ -137,7 +137,7 @@ def _plain(value: float | None, unit: str) -> str:
     if unit == "points":
         return units.percent(value)
     if unit == "usd":
-        return f"${value:.3f}"
+        return units.cost(value, False)
     if unit == "ms":
         return units.seconds(value)
     if unit == "tokens":

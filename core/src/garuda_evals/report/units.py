@@ -25,11 +25,14 @@ def counted(count: int | None, noun: str) -> str:
 
 
 def cost(usd: float | None, incomplete: bool) -> str:
-    """``$0.012``, or ``≥ $0.012 (incomplete)`` when the cost is a minimum."""
+    """``$0.012``, or ``≥ $0.012 (incomplete)`` when the cost is a minimum; a known cost too
+    small to show is ``<$0.001``, never ``$0.000``."""
     if usd is None:
         return "-"
     text = f"${usd:.3f}"
-    return f"≥ {text} (incomplete)" if incomplete else text
+    if incomplete:
+        return f"≥ {text} (incomplete)"
+    return "<$0.001" if usd > 0 and text == "$0.000" else text
 
 
 def usage_tokens(usage: Usage) -> str:

@@ -15,8 +15,9 @@ from garuda_evals.models.report import ExecutorRecord, Report
 from garuda_evals.models.result import TaskResult
 from garuda_evals.models.settings import RunSettings
 from garuda_evals.plugins.manager import PluginRegistry
+from garuda_evals.report import units
 from garuda_evals.report.json_format import JsonFormatter
-from garuda_evals.report.summary import summarize, task_means
+from garuda_evals.report.summary import summarize, task_means, total_usage
 from garuda_evals.toolchains.base import ToolchainStatus
 
 REPORT_FILE = "report.json"
@@ -54,11 +55,12 @@ def run_notes(results: list[TaskResult], replaced: list[TaskResult]) -> list[str
             f"{more}); rerunning only errors can bias a rate, compare with the first attempt"
         )
     if replaced:
-        spent = sum(r.usage.cost_usd for r in replaced)
+        spent = total_usage(replaced)
         kinds = sorted({r.status.value for r in replaced})
         notes.append(
             f"replaced: {len(replaced)} earlier attempt(s) ({', '.join(kinds)}) were run again; "
-            f"they used ${spent:.4f}, kept under 'replaced' and not in the totals"
+            f"they used {units.cost(spent.cost_usd, spent.cost_incomplete)}, kept under "
+            "'replaced' and not in the totals"
         )
     return notes
 

@@ -98,7 +98,8 @@ def new_row(job: Job, workspace: Path | None = None) -> TaskResult:
 
 
 def interrupted_row(job: Job, progress: Progress, duration_ms: int) -> TaskResult:
-    """The row of a run stopped by Ctrl-C: what the agent had used until then."""
+    """The row of a run stopped by Ctrl-C: what the agent had used until then, as its
+    ``progress`` says (unknown when the agent reported nothing: never a known zero)."""
     row = new_row(job)
     row.status, row.stop_reason = Status.INTERRUPTED, "interrupted"
     row.failure = "interrupted before it finished (Ctrl-C)"
@@ -155,6 +156,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
     row = new_row(job, workspace if settings.keep else None)
     recorder = ChangeRecorder(context.changes)
     before: str | None = None
+    turn_started = False
     try:
         await anyio.to_thread.run_sync(suite.materialize, task, workspace)
         try:
@@ -184,6 +186,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         )
         context.emit("start", job, task.title)
         agent_started = time.monotonic()
+        turn_started = True
         try:
             with anyio.fail_after(context.task_timeout_s) as limit:
                 outcome = await context.agent.run(turn)
@@ -196,7 +199,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
         late = anyio.current_time() >= limit.deadline
         row.agent_duration_ms = _elapsed_ms(agent_started)
         row.steps, row.usage, row.stop_reason = outcome.steps, outcome.usage, outcome.stop_reason
-        progress.steps, progress.usage = outcome.steps or 0, outcome.usage
+        progress.steps, progress.usage = outcome.steps, outcome.usage
         row.notices = [*row.notices, *outcome.notices]
         row.tool_calls = dict(outcome.tool_calls or progress.tool_calls)
         row.usage_by_model = dict(outcome.usage_by_model or progress.usage_by_model)
@@ -228,7 +231,7 @@ async def run_job(job: Job, context: TaskContext, progress: Progress | None = No
     except Exception as error:
         row.status, row.stop_reason = Status.ERR, "error"
         row.failure = f"{type(error).__name__}: {error}"
-        if not row.steps:
+        if turn_started:  # before the turn no model was called: the row's zero is known
             row.steps, row.usage = progress.steps, progress.usage
         return row
     finally:

@@ -19,6 +19,8 @@ class Budget:
 
     max_cost_usd: float | None = None
     spent_usd: float = 0.0
+    incomplete: bool = False
+    """True once a task's spend is a minimum (a call's usage or price unknown)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     reserve_usd_per_token: float = 0.0
     """What a reserved token of a call without a usage report counts: the dearest token of
@@ -43,10 +45,8 @@ class Budget:
         """Why no further model call or task may start, or None while there is money left."""
         if not self.exhausted():
             return None
-        return (
-            f"the run's spend cap is reached (--max-cost {self.max_cost_usd:g} USD, "
-            f"{self.spent_usd:.4f} USD spent)"
-        )
+        spent = f"{'at least ' if self.incomplete else ''}{self.spent_usd:.4f} USD spent"
+        return f"the run's spend cap is reached (--max-cost {self.max_cost_usd:g} USD, {spent})"
 
 
 @dataclass
@@ -56,7 +56,10 @@ class TurnSpend:
     budget: Budget
     counted_usd: float = 0.0
 
-    def update(self, total_usd: float) -> None:
-        """The task has spent ``total_usd`` so far: count what is new since the last update."""
+    def update(self, total_usd: float, incomplete: bool = False) -> None:
+        """The task has spent ``total_usd`` so far (a minimum when ``incomplete``): count what
+        is new since the last update."""
         self.budget.spend(total_usd - self.counted_usd)
         self.counted_usd = total_usd
+        if incomplete:
+            self.budget.incomplete = True

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import anyio
+
 from garuda_evals.api import AgentTurn
 from garuda_evals_agent.messages import ModelRequest, ModelResponse, estimate_tokens
-from garuda_evals_agent.meter import UsageMeter
+from garuda_evals_agent.meter import IN_FLIGHT, UsageMeter
 from garuda_evals_agent.providers.base import ModelClient
 from garuda_evals_agent.retry import RetryPolicy, with_retries
 from garuda_evals_agent.transcribe import TurnLog
@@ -79,7 +81,16 @@ async def call_model(
             "retry", f"model call failed ({error}); retry {attempt}/{policy.retries} in {wait:.1f}s"
         )
 
-    response = await with_retries(lambda: client.complete(request), policy, on_error)
+    async def attempt() -> ModelResponse:
+        try:
+            return await client.complete(request)
+        except anyio.get_cancelled_exc_class():
+            # Ctrl-C or the task limit while the call was out: it may be billed, unreported
+            state.meter.add_lost(reservation, state.model, IN_FLIGHT)
+            state.report(turn)
+            raise
+
+    response = await with_retries(attempt, policy, on_error)
     state.meter.add(response.usage, model=state.model)
     state.report(turn)
     log.response(request.step, response)

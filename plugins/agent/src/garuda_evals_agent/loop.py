@@ -81,6 +81,7 @@ class GarudaAgent(Agent):
         """Work on the task until the model stops calling tools or a limit is reached."""
         client = self.provider.open(self.spec.model, self.settings, self.options)
         state = TurnState(model=str(self.spec))
+        state.report(turn)  # no model call yet: a known zero
         spend = TurnSpend(self.budget)
         with Transcript(turn.transcript) as transcript:
             log = TurnLog(transcript)
@@ -100,7 +101,9 @@ class GarudaAgent(Agent):
                 # never an error run that would leave the rates.
                 stop = f"model refused: {str(error)[:REFUSED_CHARS]}"
             finally:
-                spend.update(self.budget.counted(state.meter.usage))
+                spend.update(
+                    self.budget.counted(state.meter.usage), state.meter.usage.cost_incomplete
+                )
                 with anyio.CancelScope(shield=True):
                     await client.aclose()
             log.end(stop, state.steps, state.meter.usage)
@@ -211,7 +214,7 @@ class GarudaAgent(Agent):
         history = [Message("user", [TextPart(turn.prompt)])]
         while True:
             # Every call of the turn (a subagent's too) is in the shared meter.
-            spend.update(self.budget.counted(state.meter.usage))
+            spend.update(self.budget.counted(state.meter.usage), state.meter.usage.cost_incomplete)
             spent = self.budget.reason()
             if spent is not None:
                 self._notice(turn, state, log, f"{spent}: no further model call")

@@ -6,6 +6,8 @@ from garuda_evals.api import Usage
 from garuda_evals_agent.messages import CallUsage
 
 UNREPORTED = "a response came without a usage report; its reservation counts"
+BROKE_OFF = "a response broke off after it began; its reservation counts"
+IN_FLIGHT = "a model call was on its way when the run stopped; its reservation counts"
 
 
 class UsageMeter:
@@ -40,7 +42,8 @@ class UsageMeter:
         if model:
             self.by_model[model] = self.by_model.get(model, Usage()) + counted
 
-    def add_lost(self, reservation: int, model: str = "") -> None:
-        """A call that broke off after its response began: it may have been billed."""
+    def add_lost(self, reservation: int, model: str = "", note: str = BROKE_OFF) -> None:
+        """A call that may have been billed but never reported its usage: its response broke
+        off after it began, or the run stopped while it was on its way."""
         lost = CallUsage(reported=False, reservation=reservation, cost_usd=0.0)
-        self.add(lost, "a response broke off after it began; its reservation counts", model)
+        self.add(lost, note, model)

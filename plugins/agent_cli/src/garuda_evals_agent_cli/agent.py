@@ -77,6 +77,7 @@ class CliAgent(Agent):
         """Start the proxy listener, run the CLI once with the task's time, meter its calls."""
         session = ProxySession(self.upstream, self.budget, turn.transcript)
         session.on_call = lambda: _report(turn, session)
+        _report(turn, session)  # a known zero: the proxy meters every call from here
         sandboxed = turn.executor.info().kind != "host"
         channel: Channel | None = None
         home_dir: Path | None = None

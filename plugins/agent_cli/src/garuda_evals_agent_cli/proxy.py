@@ -218,7 +218,9 @@ class ProxySession:
                 self.steps += 1
                 self.meter.add(CallUsage(reported=False, reservation=call.reservation), note)
             self._calls = []
-            self._spend.update(self.budget.counted(self.meter.usage))
+            self._spend.update(
+                self.budget.counted(self.meter.usage), self.meter.usage.cost_incomplete
+            )
         for call in running:
             _cut(call.connection)
         if running:
@@ -250,7 +252,9 @@ class ProxySession:
                 call.counted = True
                 self.steps += 1
                 self.meter.add(usage, UNREPORTED)
-                self._spend.update(self.budget.counted(self.meter.usage))
+                self._spend.update(
+                    self.budget.counted(self.meter.usage), self.meter.usage.cost_incomplete
+                )
                 step = self.steps
             self.notes += [n for n in notes if n not in self.notes]
         self.on_call()

@@ -31,6 +31,7 @@ from garuda_evals.api import (
     Status,
     TaskContext,
     TaskResult,
+    Usage,
     UsageError,
     choose_executor,
     get_registry,
@@ -249,7 +250,7 @@ class RayBackend:
                     ray.cancel(ref, force=True)
                 for flight in flights.values():
                     elapsed = int((time.monotonic() - flight.started) * 1000)
-                    row = interrupted_row(flight.job, Progress(), elapsed)
+                    row = interrupted_row(flight.job, _lost_progress(flight), elapsed)
                     row.node = flight.node.name
                     _touch(flight.job.transcript)
                     finish(flight.job, row)
@@ -321,6 +322,16 @@ class RayBackend:
             )
         if self.owned:
             ray.shutdown()
+
+
+def _lost_progress(flight: _Flight) -> Progress:
+    """What a run cancelled on a worker used: unknown here (its agent's progress was on the
+    worker, which was killed), never a known zero."""
+    note = (
+        f"the run was cancelled on node {flight.node.name}; what its agent had used stayed on "
+        "the worker: tokens unknown, cost incomplete"
+    )
+    return Progress(steps=None, usage=Usage.unreported(note))
 
 
 def _touch(path: Path) -> None:

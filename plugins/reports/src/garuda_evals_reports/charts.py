@@ -2,32 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
 WIDTH = 520
 LABEL_WIDTH = 180
-VALUE_WIDTH = 90
+VALUE_WIDTH = 140
 BAR_HEIGHT = 14
 GAP = 8
 
 
 @dataclass(frozen=True)
 class ChartRow:
-    """A task's label and its value in each series (None: not known)."""
+    """A task's label and its value in each series (None: no bar), with the text shown beside
+    each bar (``?`` for a value not known, ``≥ $X (incomplete)`` for a minimum)."""
 
     label: str
     values: Sequence[float | None]
+    texts: Sequence[str]
 
 
-def bar_chart(
-    title: str,
-    rows: Sequence[ChartRow],
-    show: Callable[[float | None], str],
-    series: Sequence[str] = ("",),
-) -> Markup:
+def bar_chart(title: str, rows: Sequence[ChartRow], series: Sequence[str] = ("",)) -> Markup:
     """An SVG of horizontal bars scaled to the largest value; labels are escaped."""
     known = [v for row in rows for v in row.values if v is not None]
     top = max(known, default=0.0) or 1.0
@@ -47,10 +44,10 @@ def bar_chart(
             f'<text class="chart-label" x="{LABEL_WIDTH - 6}" y="{y + BAR_HEIGHT - 3}" '
             f'text-anchor="end">{escape(label)}</text>'
         )
-        for arm, (name, value) in enumerate(zip(series, row.values, strict=True)):
+        cells = zip(series, row.values, row.texts, strict=True)
+        for arm, (name, value, text) in enumerate(cells):
             bar_y = y + arm * BAR_HEIGHT
             length = 0.0 if not value else max(1.0, span * value / top)
-            text = show(value)
             tip = f"{row.label}{' ' + name if name else ''}: {text}"
             parts.append(
                 f'<rect class="bar bar-{arm}" x="{LABEL_WIDTH}" y="{bar_y}" '

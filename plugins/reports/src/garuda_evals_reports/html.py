@@ -199,39 +199,44 @@ def _label(mean: TaskMean) -> str:
     return f"{mean.suite}/{mean.task}"
 
 
+def _chart_text(mean: TaskMean | None, metric: str, value: float | None) -> str:
+    """``-`` when the arm has no scored run of the task, ``?`` when the mean is not known
+    (some run's usage or steps unreported), a cost that is a minimum as such."""
+    if mean is None or mean.runs == mean.errors:
+        return "-"
+    if value is None:
+        return "?"
+    if metric == "mean_cost_usd":
+        return format_cost(value, mean.cost_incomplete)
+    if metric == "mean_tokens":
+        return format_tokens(value)
+    if metric == "mean_duration_ms":
+        return format_seconds(value)
+    return f"{value:.1f}"
+
+
 def charts(arms: list[Report], names: tuple[str, ...] = ("",)) -> list[Markup]:
     """Mean steps, tokens, cost and time per task; one bar per arm."""
     keys = list(dict.fromkeys((m.suite, m.task) for report in arms for m in report.tasks))
     means = [{(m.suite, m.task): m for m in report.tasks} for report in arms]
 
     def rows(metric: str) -> list[ChartRow]:
-        return [
-            ChartRow(
-                f"{suite}/{task}",
-                [
-                    getattr(arm.get((suite, task)), metric, None)
-                    if arm.get((suite, task))
-                    else None
-                    for arm in means
-                ],
-            )
-            for suite, task in keys
-        ]
+        found = []
+        for key in keys:
+            cells = [arm.get(key) for arm in means]
+            values = [getattr(mean, metric) if mean else None for mean in cells]
+            texts = [
+                _chart_text(mean, metric, value) for mean, value in zip(cells, values, strict=True)
+            ]
+            found.append(ChartRow(f"{key[0]}/{key[1]}", values, texts))
+        return found
 
     return [
-        bar_chart("steps per run (mean)", rows("mean_steps"), _number, names),
-        bar_chart("tokens per run (mean)", rows("mean_tokens"), format_tokens, names),
-        bar_chart("cost per run (mean)", rows("mean_cost_usd"), _dollars, names),
-        bar_chart("time per run (mean)", rows("mean_duration_ms"), format_seconds, names),
+        bar_chart("steps per run (mean)", rows("mean_steps"), names),
+        bar_chart("tokens per run (mean)", rows("mean_tokens"), names),
+        bar_chart("cost per run (mean)", rows("mean_cost_usd"), names),
+        bar_chart("time per run (mean)", rows("mean_duration_ms"), names),
     ]
-
-
-def _number(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
-
-
-def _dollars(value: float | None) -> str:
-    return "-" if value is None else f"${value:.3f}"
 
 
 def render_report(report: Report, run_dir: Path | None) -> str:
@@ -271,8 +276,9 @@ class PairRow:
 
 
 def _delta(a: float | None, b: float | None, show: str) -> str:
+    """B − A, or ``?`` when an arm's value is not known (as ``garuda compare`` shows it)."""
     if a is None or b is None:
-        return "-"
+        return "?"
     difference = b - a
     sign = "+" if difference > 0 else "−" if difference < 0 else "±"
     size = abs(difference)
@@ -287,6 +293,11 @@ def _delta(a: float | None, b: float | None, show: str) -> str:
     return f"{sign}{size:.1f}"
 
 
+def _known_cost(mean: TaskMean) -> float | None:
+    """A task's mean cost, or None when it is only a minimum (``garuda compare``'s rule)."""
+    return None if mean.cost_incomplete else mean.mean_cost_usd
+
+
 def pair_rows(a: Report, b: Report) -> list[PairRow]:
     """Per task: each arm's passes and B − A of pass rate, steps, tokens, cost and time."""
     means_a = {(m.suite, m.task): m for m in a.tasks}
@@ -299,18 +310,24 @@ def pair_rows(a: Report, b: Report) -> list[PairRow]:
         direction = ""
         if rate_a is not None and rate_b is not None and rate_a != rate_b:
             direction = "up" if rate_b > rate_a else "down"
+        name = f"{key[0]}/{key[1]}"
+        if left is None or right is None:  # a task of one arm only: nothing to pair
+            one = left or right
+            assert one is not None
+            shown = format_rate(one.passes, one.runs)
+            in_a, in_b = (shown, "-") if left else ("-", shown)
+            rows.append(PairRow(name, in_a, in_b, "-", "-", "-", "-", "-", direction))
+            continue
         rows.append(
             PairRow(
-                name=f"{key[0]}/{key[1]}",
-                a=format_rate(left.passes, left.runs) if left else "-",
-                b=format_rate(right.passes, right.runs) if right else "-",
+                name=name,
+                a=format_rate(left.passes, left.runs),
+                b=format_rate(right.passes, right.runs),
                 rate=_delta(rate_a, rate_b, "pp"),
-                steps=_delta(left and left.mean_steps, right and right.mean_steps, ""),
-                tokens=_delta(left and left.mean_tokens, right and right.mean_tokens, "tokens"),
-                cost=_delta(left and left.mean_cost_usd, right and right.mean_cost_usd, "cost"),
-                time=_delta(
-                    left and left.mean_duration_ms, right and right.mean_duration_ms, "time"
-                ),
+                steps=_delta(left.mean_steps, right.mean_steps, ""),
+                tokens=_delta(left.mean_tokens, right.mean_tokens, "tokens"),
+                cost=_delta(_known_cost(left), _known_cost(right), "cost"),
+                time=_delta(left.mean_duration_ms, right.mean_duration_ms, "time"),
                 direction=direction,
             )
         )

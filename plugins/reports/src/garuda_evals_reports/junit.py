@@ -6,7 +6,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TextIO
 
-from garuda_evals.api import Report, ReportFormatter, Status, TaskResult
+from garuda_evals.api import (
+    Report,
+    ReportFormatter,
+    Status,
+    TaskResult,
+    format_cost,
+    format_tokens,
+)
 from garuda_evals_reports.text import agent_words, run_name, xml_safe
 
 JUNIT_FILE = "junit.xml"
@@ -30,6 +37,15 @@ def _details(result: TaskResult) -> str:
         if result.check.output_tail:
             lines += ["", result.check.output_tail[-OUTPUT_CHARS:]]
     return "\n".join(lines)
+
+
+def _tokens(result: TaskResult) -> str:
+    """The exact count, or ``?`` (with the reservation of unreported calls): never 0."""
+    usage = result.usage
+    if usage.tokens_known:
+        return str(usage.total_tokens)
+    reserved = f" ({format_tokens(usage.unreported_tokens)} reserved)"
+    return "?" + (reserved if usage.unreported_tokens else "")
 
 
 def _testcase(result: TaskResult, repeats: bool) -> ET.Element:
@@ -57,8 +73,8 @@ def _testcase(result: TaskResult, repeats: bool) -> ET.Element:
             },
         )
         outcome.text = xml_safe(_details(result))
-    steps = f"steps: {'?' if result.steps is None else result.steps}, tokens: {result.usage.total_tokens}"
-    cost = f"cost: ${result.usage.cost_usd:.4f}{' (incomplete)' if result.usage.cost_incomplete else ''}"
+    steps = f"steps: {'?' if result.steps is None else result.steps}, tokens: {_tokens(result)}"
+    cost = f"cost: {format_cost(result.usage.cost_usd, result.usage.cost_incomplete)}"
     out = ET.SubElement(case, "system-out")
     out.text = xml_safe(
         "\n".join(

@@ -9,14 +9,18 @@ from garuda_evals_agent.testing.script import Reply, Text, Think, Tokens, Use
 
 
 def usage_json(tokens: Tokens) -> dict[str, int]:
-    """Gemini's usageMetadata: the prompt count includes cached content."""
+    """Gemini's usageMetadata: the prompt count includes cached content; thinking is counted
+    apart from the answer (``thoughtsTokenCount``, only when there was some)."""
     prompt = tokens.input + tokens.cache_read
-    return {
+    usage = {
         "promptTokenCount": prompt,
         "cachedContentTokenCount": tokens.cache_read,
-        "candidatesTokenCount": tokens.output,
+        "candidatesTokenCount": tokens.output - tokens.reasoning,
         "totalTokenCount": prompt + tokens.output,
     }
+    if tokens.reasoning:
+        usage["thoughtsTokenCount"] = tokens.reasoning
+    return usage
 
 
 def _part(block: Text | Think | Use) -> dict[str, Any]:

@@ -86,6 +86,7 @@ def usage_json(reply: Reply) -> dict[str, Any]:
         "completion_tokens": tokens.output,
         "total_tokens": prompt + tokens.output,
         "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
+        "completion_tokens_details": {"reasoning_tokens": tokens.reasoning},
     }
 
 

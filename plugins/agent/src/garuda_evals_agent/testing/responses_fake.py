@@ -14,7 +14,7 @@ def usage_json(tokens: Tokens) -> dict[str, Any]:
         "input_tokens": tokens.input + tokens.cache_read,
         "input_tokens_details": {"cached_tokens": tokens.cache_read},
         "output_tokens": tokens.output,
-        "output_tokens_details": {"reasoning_tokens": 0},
+        "output_tokens_details": {"reasoning_tokens": tokens.reasoning},
         "total_tokens": tokens.input + tokens.cache_read + tokens.output,
     }
 

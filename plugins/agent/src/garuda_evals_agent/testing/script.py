@@ -38,12 +38,16 @@ Block = Text | Think | Use
 
 @dataclass(frozen=True)
 class Tokens:
-    """Usage as the provider reports it (input excludes cache, as Anthropic counts)."""
+    """Usage as the provider reports it (input excludes cache, as Anthropic counts).
+
+    ``reasoning`` is the part of ``output`` the model spent thinking: OpenAI reports it
+    inside its output count, Gemini apart from it (``thoughtsTokenCount``)."""
 
     input: int = 100
     output: int = 20
     cache_read: int = 0
     cache_write: int = 0
+    reasoning: int = 0
 
 
 @dataclass(frozen=True)
