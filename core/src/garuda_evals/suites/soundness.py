@@ -20,7 +20,8 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
 - ``canary passes unsolved``: a canary passes as shipped (it shows itself: code under test
   that has not done the work knows it is a canary);
 - ``held-out tests without canaries``: nothing then stops code under test from flipping
-  the held-out tests' failures to passes;
+  the held-out tests' failures to passes (not asked of tests with fixed ids, an imported
+  benchmark's, which no canary can look like: see trust.md);
 - ``cannot be judged``: a task file the check runner cannot use (``FileFormatError``, such
   as a held-out test file it cannot split).
 """
@@ -153,7 +154,7 @@ def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]
     if held_out is None or not (held_out.tests or held_out.canaries):
         return []
     problems = []
-    if held_out.tests and not held_out.canaries:
+    if held_out.tests and not held_out.canaries and not held_out.fixed_ids:
         problems.append(f"{NO_CANARIES}: add look-alikes that must fail under canaries/")
     for kind, outcomes in (
         (HELD_OUT_PASSES_UNSOLVED, shipped.held_out),
