@@ -150,6 +150,7 @@ def _instances(repo: Repo, folder: Path, n: int) -> list[dict[str, object]]:
     for k in range(n):
         base = _commit(root, repo.code(n, wrong=k), f"f{k} off by one", start)
         fixed = _commit(root, {**repo.code(n), **repo.tests(n, extra=k)}, f"fix f{k}", base)
+        _git(root, "branch", f"fix-{k}", fixed)  # the clone holds the future, as a real one does
         fail, passing = repo.ids(n, k)
         pkg = repo.name.split("/")[1]
         found.append(

@@ -16,6 +16,8 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from garuda_evals.api import (
     CheckSpec,
     FileFormatError,
@@ -24,9 +26,16 @@ from garuda_evals.api import (
     Solution,
     Suite,
     Task,
+    describe_validation_error,
 )
 from garuda_evals_swebench.gitio import GIT_ENV, export_tree
-from garuda_evals_swebench.suitefile import SUITE_FILE, SavedSuite, SavedTask, load_task_files
+from garuda_evals_swebench.suitefile import (
+    SUITE_FILE,
+    TASKS_DIR,
+    SavedSuite,
+    SavedTask,
+    load_task_files,
+)
 
 START_MESSAGE = "Task start"
 _IDENTITY = ("-c", "user.name=garuda-evals", "-c", "user.email=evals@localhost")
@@ -71,31 +80,36 @@ class SweSuite(Suite):
 
     def _task(self, saved: SavedTask) -> Task:
         files = load_task_files(self.folder, saved.id)
+        where = self.folder / TASKS_DIR / f"{saved.id}.json"
         try:
-            return Task(
-                id=saved.id,
-                title=f"{saved.repo} {saved.id}",
-                prompt=saved.prompt,
-                suite=self.name,
-                check=CheckSpec(
-                    command=saved.command, runner=saved.runner, timeout_s=saved.timeout_s
-                ),
-                protected=saved.protected,
-                solution=Solution(files=files.solution, delete=files.delete),
-                held_out=HeldOut(tests=files.tests, fixed_ids=True),
-                expected_tests=[*saved.fail_to_pass, *saved.pass_to_pass],
-                metadata={
-                    "repo": saved.repo,
-                    "base_commit": saved.base_commit,
-                    "version": saved.version or "",
-                    "fail_to_pass": json.dumps(saved.fail_to_pass),
-                    "pass_to_pass": json.dumps(saved.pass_to_pass),
-                    "pythonpath": json.dumps(saved.pythonpath),
-                },
-                source=str(self.folder / SUITE_FILE),
-            )
-        except ValueError as error:  # a pydantic ValidationError: a corrupt task file
-            raise FileFormatError(f"{self.folder / 'tasks' / saved.id}.json: {error}") from error
+            solution = Solution(files=files.solution, delete=files.delete)
+        except ValidationError as error:
+            text = describe_validation_error(where, error)
+            raise FileFormatError(text.replace("field 'files", "field 'solution", 1)) from error
+        try:
+            held_out = HeldOut(tests=files.tests, fixed_ids=True)
+        except ValidationError as error:
+            raise FileFormatError(describe_validation_error(where, error)) from error
+        return Task(
+            id=saved.id,
+            title=f"{saved.repo} {saved.id}",
+            prompt=saved.prompt,
+            suite=self.name,
+            check=CheckSpec(command=saved.command, runner=saved.runner, timeout_s=saved.timeout_s),
+            protected=saved.protected,
+            solution=solution,
+            held_out=held_out,
+            expected_tests=[*saved.fail_to_pass, *saved.pass_to_pass],
+            metadata={
+                "repo": saved.repo,
+                "base_commit": saved.base_commit,
+                "version": saved.version or "",
+                "fail_to_pass": json.dumps(saved.fail_to_pass),
+                "pass_to_pass": json.dumps(saved.pass_to_pass),
+                "pythonpath": json.dumps(saved.pythonpath),
+            },
+            source=str(self.folder / SUITE_FILE),
+        )
 
     def _clone(self, saved: SavedTask) -> Path:
         clone = Path(self.saved.repos[saved.repo])
