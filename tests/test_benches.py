@@ -53,3 +53,15 @@ def test_the_instructions_bench_without_valgrind_fails_having_measured_nothing(
     done = _bench("instructions.py", env=env)
     assert done.returncode == 1, done.stdout
     assert "nothing measured" in done.stderr and done.stdout == ""
+
+
+def test_the_swebench_import_bench_runs_briefly() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "swebench_import.py"), "--per-repo", "1", "--sample", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 instances over 2 repositories" in done.stdout
+    assert "acme/shapes" in done.stdout and "ratio" in done.stdout

@@ -596,3 +596,53 @@ def test_an_unreadable_report_keeps_500_characters_of_why(suite: FolderSuite) ->
         verdict.check.evidence
         == ("the check's report could not be read: ValueError: " + "x" * 600)[:500]
     )
+
+
+class OverwritingRunner(JUnitCheckRunner):
+    """Writes the task's held-out tests where their paths say, over the shipped files (an
+    imported benchmark's test patch changes tests the workspace ships)."""
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun:
+        assert task.held_out is not None
+        return HeldOutRun(files=dict(task.held_out.tests), must_pass={}, must_fail={})
+
+
+def _overwriting_task(suite: FolderSuite) -> Task:
+    patched = CHECK + "# the test patch's version\n"
+    return _task(suite).model_copy(update={"held_out": HeldOut(tests={"tests/check.sh": patched})})
+
+
+def test_a_held_out_test_written_over_a_shipped_one_is_the_reference_after_the_check(
+    suite: FolderSuite,
+) -> None:
+    task, runner = _overwriting_task(suite), OverwritingRunner("junit")
+    shown = _hook("tail -n 1 tests/check.sh; stat -c %a tests/check.sh\n")
+    solved = _judge(suite, shown, runner=runner, task=task)
+    assert solved.passed, solved.reason
+    assert solved.check is not None
+    assert solved.check.output_tail.startswith("# the test patch's version\n444\n")
+    unsolved = _judge(suite, _answer("41\n"), runner=runner, task=task)
+    assert not unsolved.passed and unsolved.reason is not None
+    assert unsolved.reason.startswith("check exited 1: 1 failed: t::answer")
+
+
+def test_a_held_out_test_changed_during_the_check_still_fails(suite: FolderSuite) -> None:
+    task, runner = _overwriting_task(suite), OverwritingRunner("junit")
+    rewrite = _hook("chmod u+w tests/check.sh; echo '# more' >> tests/check.sh\n")
+    verdict = _judge(suite, rewrite, runner=runner, task=task)
+    assert not verdict.passed
+    assert verdict.reason == "tests changed during the check: changed tests/check.sh"
+
+
+def test_the_agents_change_to_a_test_the_judge_overwrites_fails_before_the_check(
+    suite: FolderSuite,
+) -> None:
+    task, runner = _overwriting_task(suite), OverwritingRunner("junit")
+
+    def edit(workspace: Path) -> None:
+        (workspace / "src" / "answer.txt").write_text("42\n")
+        (workspace / "tests" / "check.sh").write_text(CHECK + "# the agent's version\n")
+
+    verdict = _judge(suite, edit, runner=runner, task=task)
+    assert not verdict.passed
+    assert verdict.reason == "protected files changed: changed tests/check.sh"

@@ -81,10 +81,13 @@ class CommandRecord:
 
 @dataclass(frozen=True)
 class SuiteBuilderRecord:
-    """A source that builds a suite on demand (``--from-git``).
+    """A source that builds a suite on demand (``--from-git``) or imports one.
 
     ``garuda eval`` builds instead of running when the option ``trigger`` of the options
     record ``owner`` is set; the builder gets that owner's options (and ``parallel``).
+    ``command`` (lazy) gives the builder's ``garuda import NAME`` command. ``saved`` names the
+    file that marks a folder as a suite this builder saved: ``-s FOLDER`` (and every command
+    that takes a suite folder) then loads it with ``SuiteBuilder.open``.
     """
 
     name: str
@@ -92,6 +95,8 @@ class SuiteBuilderRecord:
     load: Callable[[], SuiteBuilder]
     owner: str = ""
     trigger: str = ""
+    command: Callable[[], click.Command] | None = None
+    saved: str = ""
 
 
 @dataclass(frozen=True)

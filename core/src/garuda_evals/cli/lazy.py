@@ -51,7 +51,9 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``--help``: a plugin command's line is its record's description."""
-        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
+        limit = (
+            formatter.width - 6 - max((len(name) for name in self.list_commands(ctx)), default=0)
+        )
         rows = []
         for name in self.list_commands(ctx):
             if name in self.records:

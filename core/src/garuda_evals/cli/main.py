@@ -57,6 +57,13 @@ def build_cli(registry: PluginRegistry | None = None) -> click.Group:
         return build_ab_command(eval_command, registry)
 
     cli.add_loader("ab", ab_command)
+
+    def import_group() -> click.Command:
+        from garuda_evals.cli.import_cmd import build_import_group
+
+        return build_import_group(registry)
+
+    cli.add_loader("import", import_group)
     for name, where in CORE_COMMANDS.items():
         cli.add_loader(name, functools.partial(_core_command, where))
     _add_plugin_commands(cli, registry)

@@ -69,7 +69,7 @@ def suite_check_command(
 
     registry = get_registry()
     try:
-        suite = load_suite(suite_name, registry.suites())
+        suite = load_suite(suite_name, registry.suites(), registry.suite_builders())
     except UsageError as error:
         raise UsageError(str(error).replace(f"-s {suite_name}:", f"{suite_name}:", 1)) from None
     known = {task.id for task in suite.tasks()}

@@ -19,7 +19,7 @@ from pathlib import Path
 import anyio
 
 from garuda_evals.checks.base import Canaries, CheckPlan, CheckRunner, HeldOutRun, TestEvidence
-from garuda_evals.checks.protected import changes, snapshot
+from garuda_evals.checks.protected import ProtectedPatterns, changes, digest, snapshot
 from garuda_evals.executors.base import CommandResult, Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.judging.change import Change, apply_change
 from garuda_evals.judging.files import has_linked_parent
@@ -181,11 +181,27 @@ def _prepare(
         locked += write_canaries(folder, canaries.files)
     held_out = held_out_tests(task, judge.runner, folder, nonce)
     if held_out is not None:
-        locked += write_canaries(folder, held_out.files)
+        written = write_canaries(folder, held_out.files)
+        locked += written
+        reference = _with_own_writes(reference, folder, written, task.protected)
     plan = judge.runner.plan(fill_canaries(task.check.command, canaries, held_out), folder)
     locked += plan.locked
     make_read_only(locked)
     return _Prepared(reference, change, suspicious, canaries, held_out, plan, locked)
+
+
+def _with_own_writes(
+    reference: dict[str, str], folder: Path, written: list[Path], protected: list[str]
+) -> dict[str, str]:
+    """The protected snapshot with the judge's own writes in it: a held-out test written
+    over a shipped test file (an imported benchmark's test patch changes existing tests) is
+    what the check must leave as it is, not a change made during the check."""
+    matcher = ProtectedPatterns(protected)
+    own = {path.relative_to(folder).as_posix(): path for path in written}
+    return {
+        **reference,
+        **{rel: digest(path, path.lstat().st_mode) for rel, path in own.items() if rel in matcher},
+    }
 
 
 def _evidence(

@@ -45,6 +45,14 @@ class HeldOut(Model):
 
     tests: dict[TaskPath, str] = Field(default_factory=dict)
     canaries: dict[TaskPath, str] = Field(default_factory=dict)
+    fixed_ids: bool = Field(
+        default=False,
+        description=(
+            "the tests keep the paths and ids their source gives them (an imported "
+            "benchmark's test patch, graded by the task's expected tests): no name can be "
+            "drawn per run and no canary shaped like them, so none is asked for"
+        ),
+    )
 
 
 class Task(Model):

@@ -23,7 +23,7 @@ OS_SANDBOX_FOR_PLATFORM = {
     "darwin": "garuda-evals-sandbox-seatbelt",
 }
 AGENTS = {"garuda": "garuda-evals-agent"}
-SUITE_BUILDERS = {"git": "garuda-evals-repo-git"}
+SUITE_BUILDERS = {"git": "garuda-evals-repo-git", "swe-bench": "garuda-evals-swebench"}
 RUN_BACKENDS = {"ray": "garuda-evals-ray"}
 RAY_BACKEND = ("needs the Ray backend", "garuda-evals-ray")
 MODEL_AGENT = ("needs the model agent", "garuda-evals-agent")

@@ -9,9 +9,9 @@ from garuda_evals.errors import GarudaError, UsageError
 from garuda_evals.models.task import Task
 from garuda_evals.plugins.known import SUITES, TOOLCHAINS, install_hint
 from garuda_evals.plugins.manager import PluginRegistry, Registered
-from garuda_evals.records import SuiteRecord
+from garuda_evals.records import SuiteBuilderRecord, SuiteRecord
 from garuda_evals.suites.base import Suite
-from garuda_evals.suites.folder import load_folder_suite
+from garuda_evals.suites.folder import SUITE_FILE, load_folder_suite
 
 ALL = "all"
 
@@ -28,13 +28,24 @@ def _looks_like_path(value: str) -> bool:
     return "/" in value or value.startswith(".") or Path(value).is_dir()
 
 
-def load_suite(name: str, suites: dict[str, Registered[SuiteRecord]]) -> Suite:
-    """A registered suite by name, or a suite folder by path."""
+def load_suite(
+    name: str,
+    suites: dict[str, Registered[SuiteRecord]],
+    builders: dict[str, Registered[SuiteBuilderRecord]] | None = None,
+) -> Suite:
+    """A registered suite by name, or a suite folder by path: a task-format folder, or a
+    folder a suite builder saved (it holds the file the builder's record names, ``saved``)."""
     if name in suites:
         suite: Suite = suites[name].record.load()
         return suite
     if _looks_like_path(name):
-        return load_folder_suite(Path(name))
+        folder = Path(name)
+        if folder.is_dir() and not (folder / SUITE_FILE).exists():
+            for registered in (builders or {}).values():
+                record = registered.record
+                if record.saved and (folder / record.saved).is_file():
+                    return record.load().open(folder)
+        return load_folder_suite(folder)
     if not suites:
         raise UsageError(
             f"-s {name}: unknown suite{install_hint(SUITES, name)}; no suites are installed "
@@ -66,7 +77,7 @@ def select(registry: PluginRegistry, requested: list[str], task_ids: list[str]) 
     suites = registry.suites()
     chosen: list[Selected] = []
     for name in suite_names(requested, suites):
-        suite = load_suite(name, suites)
+        suite = load_suite(name, suites, registry.suite_builders())
         chosen.extend(Selected(suite, task) for task in suite.tasks())
     if task_ids:
         known = {item.task.id for item in chosen}

@@ -20,7 +20,8 @@ reference solution (the oracle's: it must PASS each time). The problems, by name
 - ``canary passes unsolved``: a canary passes as shipped (it shows itself: code under test
   that has not done the work knows it is a canary);
 - ``held-out tests without canaries``: nothing then stops code under test from flipping
-  the held-out tests' failures to passes;
+  the held-out tests' failures to passes (not asked of tests with fixed ids, an imported
+  benchmark's, which no canary can look like: see trust.md);
 - ``cannot be judged``: a task file the check runner cannot use (``FileFormatError``, such
   as a held-out test file it cannot split).
 """
@@ -36,6 +37,7 @@ import anyio
 from garuda_evals.errors import FileFormatError
 from garuda_evals.executors.base import ExecutorBackend
 from garuda_evals.executors.host import HostBackend
+from garuda_evals.judging.verdict import listed
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
@@ -153,7 +155,7 @@ def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]
     if held_out is None or not (held_out.tests or held_out.canaries):
         return []
     problems = []
-    if held_out.tests and not held_out.canaries:
+    if held_out.tests and not held_out.canaries and not held_out.fixed_ids:
         problems.append(f"{NO_CANARIES}: add look-alikes that must fail under canaries/")
     for kind, outcomes in (
         (HELD_OUT_PASSES_UNSOLVED, shipped.held_out),
@@ -173,6 +175,25 @@ def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]
     if not_failing:
         problems.append(f"{CANARY_PASSES_SOLVED}: {', '.join(not_failing)}")
     return problems
+
+
+def stale_pins(expected: list[str] | None, passed: tuple[str, ...]) -> str | None:
+    """The problem when the pinned ids are not those the reference solution made pass,
+    naming the pins it did not pass (an imported task's listed tests the runner never
+    reported) and the passes not pinned; None when they match or nothing is pinned."""
+    if expected is None or sorted(expected) == sorted(passed):
+        return None
+    parts = []
+    not_passed = [test for test in expected if test not in passed]
+    if not_passed:
+        parts.append(f"pinned but not passed: {listed(not_passed)}")
+    not_pinned = sorted(set(passed) - set(expected))
+    if not_pinned:
+        parts.append(f"passed but not pinned: {listed(not_pinned)}")
+    return (
+        f"{STALE_PINS}: expected-tests.json does not list the tests the reference solution "
+        f"makes pass ({'; '.join(parts)}; refresh with `garuda suite check --pin`)"
+    )
 
 
 async def check_task(
@@ -206,11 +227,9 @@ async def check_task(
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]
     ids = tuple(sorted(passing[0].passed_tests)) if passing else ()
-    if passing and task.expected_tests is not None and sorted(task.expected_tests) != list(ids):
-        problems.append(
-            f"{STALE_PINS}: expected-tests.json does not list the tests the reference "
-            "solution makes pass (refresh with `garuda suite check --pin`)"
-        )
+    stale = stale_pins(task.expected_tests, ids) if passing else None
+    if stale:
+        problems.append(stale)
     return TaskSoundness(
         task=task.id,
         shipped=shipped,
