@@ -4,7 +4,7 @@ A Harbor task names container paths: its working folder (``WORKDIR``, ``/app`` m
 ``/tests`` (where the verifier's files are put), ``/logs/verifier`` (where it writes the
 reward) and ``/solution``. Without a container those are rewritten, in the scripts and test
 files, to the folders that stand for them in each run: a path is replaced only whole (at a
-word boundary, ``/app/x`` and ``"/app"`` but not ``/apple`` or ``x/app``).
+word boundary, ``/app/x`` and ``"/app"`` and ``/app.`` ending a sentence, but not ``/apple``, ``/app.py`` or ``x/app``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 
 BEFORE = r"(?<![\w./-])"
-AFTER = r"(?![\w.-])"
+AFTER = r"(?![\w-]|\.\w)"
 
 
 def rewrite(text: str, mapping: Mapping[str, str]) -> str:
