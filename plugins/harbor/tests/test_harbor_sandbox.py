@@ -143,3 +143,16 @@ def test_a_module_standing_in_for_pytest_is_refused(imported: Imported) -> None:
     assert verdict.reason == (  # type: ignore[attr-defined]
         "refused: pytest.py shadows the module pytest in the working folder"
     )
+
+
+def test_the_policy_hides_the_suite_and_the_task_folders(
+    imported: Imported, tmp_path: Path
+) -> None:
+    """Both hold the verifier and the reference; a run's private /tmp hides them above too,
+    this does anywhere. The judge's tests beside its folder are shown read-only."""
+    from garuda_evals.api import SandboxPolicy
+
+    suite = HarborBuilder().open(imported.suite)
+    policy = suite.policy(suite.tasks()[0], SandboxPolicy(workspace=tmp_path / "w"))
+    assert {imported.suite.resolve(), imported.tasks.resolve()} <= set(policy.hidden)
+    assert policy.read_only == (tmp_path / "w.tests",)
