@@ -178,3 +178,18 @@ def test_a_changed_test_file_fails_the_run(imported: Imported, tmp_path: Path) -
         _failures(imported)["acme__calc-1"]
         == "protected files changed: changed tests/test_funcs.py"
     )
+
+
+def test_start_up_hooks_and_shadowing_modules_are_refused(
+    imported: Imported, tmp_path: Path
+) -> None:
+    patch = imported.instances()[0]["patch"]
+    for added, reason in (
+        ("evil.pth", "refused: evil.pth is a .pth file, which Python's start-up executes"),
+        ("json.py", "refused: json.py shadows the module json on an import root"),
+    ):
+        new = f"diff --git a/{added} b/{added}\nnew file mode 100644\n--- /dev/null\n+++ b/{added}\n@@ -0,0 +1 @@\n+x = 1\n"
+        path = _predict(imported, tmp_path, "acme__calc-1", patch + new)
+        graded = imported.garuda("grade", str(path), "-s", str(imported.suite))
+        assert _rows(graded.stdout) == {"acme__calc-1": "FAIL"}, graded.stdout + graded.stderr
+        assert _failures(imported)["acme__calc-1"] == reason

@@ -37,6 +37,7 @@ import anyio
 from garuda_evals.errors import FileFormatError
 from garuda_evals.executors.base import ExecutorBackend
 from garuda_evals.executors.host import HostBackend
+from garuda_evals.judging.verdict import listed
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
@@ -176,6 +177,25 @@ def _held_out_problems(task: Task, shipped: Verdict, solved: tuple[Verdict, ...]
     return problems
 
 
+def stale_pins(expected: list[str] | None, passed: tuple[str, ...]) -> str | None:
+    """The problem when the pinned ids are not those the reference solution made pass,
+    naming the pins it did not pass (an imported task's listed tests the runner never
+    reported) and the passes not pinned; None when they match or nothing is pinned."""
+    if expected is None or sorted(expected) == sorted(passed):
+        return None
+    parts = []
+    not_passed = [test for test in expected if test not in passed]
+    if not_passed:
+        parts.append(f"pinned but not passed: {listed(not_passed)}")
+    not_pinned = sorted(set(passed) - set(expected))
+    if not_pinned:
+        parts.append(f"passed but not pinned: {listed(not_pinned)}")
+    return (
+        f"{STALE_PINS}: expected-tests.json does not list the tests the reference solution "
+        f"makes pass ({'; '.join(parts)}; refresh with `garuda suite check --pin`)"
+    )
+
+
 async def check_task(
     suite: Suite,
     task: Task,
@@ -207,11 +227,9 @@ async def check_task(
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]
     ids = tuple(sorted(passing[0].passed_tests)) if passing else ()
-    if passing and task.expected_tests is not None and sorted(task.expected_tests) != list(ids):
-        problems.append(
-            f"{STALE_PINS}: expected-tests.json does not list the tests the reference "
-            "solution makes pass (refresh with `garuda suite check --pin`)"
-        )
+    stale = stale_pins(task.expected_tests, ids) if passing else None
+    if stale:
+        problems.append(stale)
     return TaskSoundness(
         task=task.id,
         shipped=shipped,

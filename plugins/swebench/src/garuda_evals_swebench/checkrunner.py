@@ -110,9 +110,8 @@ class SweCheckRunner(JUnitCheckRunner):
         shipped = _shipped(workspace, set(shadowing.values()))
         for path, top in shadowing.items():
             if top not in shipped:
-                lines.append(
-                    f"{path} shadows the module {top.rsplit('/', 1)[-1]} on an import root"
-                )
+                name = top.rsplit("/", 1)[-1].removesuffix(".py")
+                lines.append(f"{path} shadows the module {name} on an import root")
         return lines
 
 

@@ -21,12 +21,20 @@ SHOWN = 10
 @click.command("grade")
 @click.argument("predictions", type=click.Path(path_type=Path))
 @click.option("-s", "--suite", "suite", required=True, help="an imported suite's folder")
-@click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option(
-    "--executor", type=click.Choice(["auto", "os", "host"]), default="auto", show_default=True
+    "--parallel", type=click.IntRange(1, 64), default=1, show_default=True, help="runs at once"
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["auto", "os", "host"]),
+    default="auto",
+    show_default=True,
+    help="where checks run, as with garuda eval",
 )
 @click.option("--backend", default="local", show_default=True, help="local, or ray")
-@click.option("--report-format", default="table", show_default=True)
+@click.option(
+    "--report-format", default="table", show_default=True, help="table, json, or a plugin's"
+)
 @click.option("--keep", is_flag=True, help="keep scratch folders")
 @click.option("--strict", is_flag=True, help="count a PASS the tamper lint marked (PASS?) as FAIL")
 @click.pass_context
