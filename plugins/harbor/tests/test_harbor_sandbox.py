@@ -11,7 +11,6 @@ import anyio
 import pytest
 
 from garuda_evals.api import EXECUTORS, choose_executor, driver_names, get_registry
-from garuda_evals.executors.host import HostBackend
 from garuda_evals.testing import self_test, skip_or_fail
 from garuda_evals_harbor.builder import HarborBuilder
 
@@ -55,7 +54,7 @@ def _judge(imported: Imported, task_id: str, edit: object, backend: object) -> o
 
 
 def _backends() -> list[object]:
-    found: list[object] = [HostBackend()]
+    found: list[object] = [choose_executor("host", get_registry()).backend]
     if "bwrap" in driver_names(EXECUTORS):
         found.append(choose_executor("os", get_registry()).backend)
     return found
@@ -138,7 +137,9 @@ def test_a_module_standing_in_for_pytest_is_refused(imported: Imported) -> None:
     def shadow(workspace: Path) -> None:
         (workspace / "pytest.py").write_text("raise SystemExit(0)\n")
 
-    verdict = _judge(imported, "csv-summary", shadow, HostBackend())
+    verdict = _judge(
+        imported, "csv-summary", shadow, choose_executor("host", get_registry()).backend
+    )
     assert not verdict.passed  # type: ignore[attr-defined]
     assert verdict.reason == (  # type: ignore[attr-defined]
         "refused: pytest.py shadows the module pytest in the working folder"
