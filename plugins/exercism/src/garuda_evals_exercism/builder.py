@@ -133,8 +133,8 @@ class _Import:
 
     def run(self) -> int:
         folders = self.chosen()
-        self.echo(f"Importing {len(folders)} exercise(s) from {self.source} into {self.output}.")
         previous = self.previous()
+        self.echo(f"Importing {len(folders)} exercise(s) from {self.source} into {self.output}.")
         entries = self.make_tasks(folders, previous)
         suite = self._suite(entries, folders)
         save_suite(self.output, suite)
