@@ -23,7 +23,12 @@ OS_SANDBOX_FOR_PLATFORM = {
     "darwin": "garuda-evals-sandbox-seatbelt",
 }
 AGENTS = {"garuda": "garuda-evals-agent"}
-SUITE_BUILDERS = {"git": "garuda-evals-repo-git", "swe-bench": "garuda-evals-swebench"}
+SUITE_BUILDERS = {
+    "git": "garuda-evals-repo-git",
+    "swe-bench": "garuda-evals-swebench",
+    "exercism": "garuda-evals-exercism",
+    "harbor": "garuda-evals-harbor",
+}
 RUN_BACKENDS = {"ray": "garuda-evals-ray"}
 RAY_BACKEND = ("needs the Ray backend", "garuda-evals-ray")
 MODEL_AGENT = ("needs the model agent", "garuda-evals-agent")
