@@ -9,7 +9,9 @@ in a rotating order so that machine load hits all alike, each check in a folder 
 - judge: the judge's own preparation (fresh copy, canaries, locked bytecode caches, read-only
   protected files) and the host executor's command line (the reaper, then ``bash -c``);
 - judge, no reaper / no reaper nor canaries / no reaper nor cache locks: the same with those
-  parts left out, so that each one's cost is the difference between two rows.
+  parts left out, so that each one's cost is the difference between two rows;
+- judge without held-out tests: the judge as it was before tasks had held-out tests and
+  their canaries (the ratio of the judge to it is printed last).
 
 Prints the median CPU per check (user + system of the check's processes, from
 ``RUSAGE_CHILDREN``) of each variant and its difference from the floor. Only the check's own
@@ -50,14 +52,17 @@ def floor(item: Selected, folder: Path) -> tuple[list[str], int]:
     return ["bash", "-c", command], 0
 
 
-def judged(*, reaper: bool = True, canaries: bool = True, locks: bool = True) -> Variant:
+def judged(
+    *, reaper: bool = True, canaries: bool = True, locks: bool = True, held_out: bool = True
+) -> Variant:
     """The judge's folder and command line, less the parts switched off."""
 
     def prepare(item: Selected, folder: Path) -> tuple[list[str], int]:
+        task = item.task if held_out else item.task.model_copy(update={"held_out": None})
         agent = Path(tempfile.mkdtemp(prefix="bench-agent-"))
         try:
-            item.suite.materialize(item.task, agent)
-            apply_solution(agent, item.task.solution)
+            item.suite.materialize(task, agent)
+            apply_solution(agent, task.solution)
             judge = Judge(
                 item.suite,
                 HostBackend(),
@@ -65,12 +70,13 @@ def judged(*, reaper: bool = True, canaries: bool = True, locks: bool = True) ->
                 check_runner_for(item.task),
                 check_environment(),
             )
-            ready = _prepare(item.task, agent, folder, judge, secrets.token_hex(8))
+            ready = _prepare(task, agent, folder, judge, secrets.token_hex(8))
         finally:
             remove_tree(agent)
         if isinstance(ready, Verdict):
-            raise SystemExit(f"{item.task.id} failed before its check: {ready.reason}")
+            raise SystemExit(f"{task.id} failed before its check: {ready.reason}")
         planted = ready.canaries is not None
+        held_out_canaries = bool(ready.held_out and ready.held_out.must_fail)
         if planted and not canaries:
             for relative in ready.canaries.files:
                 (folder / relative).unlink()
@@ -80,7 +86,7 @@ def judged(*, reaper: bool = True, canaries: bool = True, locks: bool = True) ->
         argv = [SHELL, "-c", ready.plan.command]
         if reaper and reaper_available():
             argv = under_reaper(argv)
-        return argv, 1 if planted and canaries else 0
+        return argv, 1 if (planted and canaries) or held_out_canaries else 0
 
     return prepare
 
@@ -91,7 +97,9 @@ VARIANTS: dict[str, Variant] = {
     "judge, no reaper": judged(reaper=False),
     "judge, no reaper nor canaries": judged(reaper=False, canaries=False),
     "judge, no reaper nor cache locks": judged(reaper=False, locks=False),
+    "judge without held-out tests": judged(held_out=False),
 }
+WITH, WITHOUT = "judge (as garuda runs it)", "judge without held-out tests"
 
 
 def children_cpu() -> float:
@@ -144,6 +152,8 @@ def main() -> None:
     for name in names:
         cpu = statistics.median(per_check[name])
         print(f"  {name:<34}: {cpu * 1000:6.1f} ms   {(cpu - base) * 1000:+6.1f} ms vs the floor")
+    ratio = statistics.median(per_check[WITH]) / statistics.median(per_check[WITHOUT])
+    print(f"judge ÷ judge without held-out tests: {ratio:.3f}x")
 
 
 if __name__ == "__main__":
