@@ -10,8 +10,9 @@ in a rotating order so that machine load hits all alike, each check in a folder 
   protected files) and the host executor's command line (the reaper, then ``bash -c``);
 - judge, no reaper / no reaper nor canaries / no reaper nor cache locks: the same with those
   parts left out, so that each one's cost is the difference between two rows;
-- judge without held-out tests: the judge as it was before tasks had held-out tests and
-  their canaries (the ratio of the judge to it is printed last).
+- judge before held-out tests: the judge as it was before tasks had held-out tests and their
+  canaries, with pytest's long tracebacks (``--tb=line`` came with them); the ratio of the
+  judge to it is printed last.
 
 Prints the median CPU per check (user + system of the check's processes, from
 ``RUSAGE_CHILDREN``) of each variant and its difference from the floor. Only the check's own
@@ -35,6 +36,7 @@ from garuda_evals.executors.base import SandboxPolicy
 from garuda_evals.executors.host import SHELL, HostBackend
 from garuda_evals.executors.process import reaper_available, under_reaper
 from garuda_evals.judging.judge import Judge, Verdict, _prepare
+from garuda_evals.models.task import Task
 from garuda_evals.plugins.manager import PluginRegistry
 from garuda_evals.removal import remove_tree
 from garuda_evals.runner.selection import Selected, select
@@ -52,13 +54,19 @@ def floor(item: Selected, folder: Path) -> tuple[list[str], int]:
     return ["bash", "-c", command], 0
 
 
+def before_held_out(task: Task) -> Task:
+    """``task`` as it was before held-out tests: none, and pytest's long tracebacks."""
+    check = task.check.model_copy(update={"command": task.check.command.replace(" --tb=line", "")})
+    return task.model_copy(update={"held_out": None, "check": check})
+
+
 def judged(
     *, reaper: bool = True, canaries: bool = True, locks: bool = True, held_out: bool = True
 ) -> Variant:
     """The judge's folder and command line, less the parts switched off."""
 
     def prepare(item: Selected, folder: Path) -> tuple[list[str], int]:
-        task = item.task if held_out else item.task.model_copy(update={"held_out": None})
+        task = item.task if held_out else before_held_out(item.task)
         agent = Path(tempfile.mkdtemp(prefix="bench-agent-"))
         try:
             item.suite.materialize(task, agent)
@@ -97,9 +105,9 @@ VARIANTS: dict[str, Variant] = {
     "judge, no reaper": judged(reaper=False),
     "judge, no reaper nor canaries": judged(reaper=False, canaries=False),
     "judge, no reaper nor cache locks": judged(reaper=False, locks=False),
-    "judge without held-out tests": judged(held_out=False),
+    "judge before held-out tests": judged(held_out=False),
 }
-WITH, WITHOUT = "judge (as garuda runs it)", "judge without held-out tests"
+WITH, WITHOUT = "judge (as garuda runs it)", "judge before held-out tests"
 
 
 def children_cpu() -> float:
@@ -153,7 +161,7 @@ def main() -> None:
         cpu = statistics.median(per_check[name])
         print(f"  {name:<34}: {cpu * 1000:6.1f} ms   {(cpu - base) * 1000:+6.1f} ms vs the floor")
     ratio = statistics.median(per_check[WITH]) / statistics.median(per_check[WITHOUT])
-    print(f"judge ÷ judge without held-out tests: {ratio:.3f}x")
+    print(f"judge ÷ judge before held-out tests: {ratio:.3f}x")
 
 
 if __name__ == "__main__":

@@ -64,11 +64,14 @@ def test_an_edited_test_file_fails_the_run(imported: Imported) -> None:
 
 
 def _stolen(imported: Imported, executor: str) -> str:
-    example = imported.track / "exercises/practice/leap/.meta/example.py"
-    saved = imported.suite / "tasks" / "leap.json"
+    # The files are named through their folders, so that the sandbox, not the check of the
+    # files an agent command names, is what keeps them out of reach.
+    meta = imported.track / "exercises/practice/leap/.meta"
+    tasks = imported.suite / "tasks"
     command = (
-        f"cat {shlex.quote(str(example))} > stolen-track.txt 2>&1; "
-        f"cat {shlex.quote(str(saved))} > stolen-suite.txt 2>&1; true"
+        f"meta={shlex.quote(str(meta))}; tasks={shlex.quote(str(tasks))}; "
+        'cat "$meta/example.py" > stolen-track.txt 2>&1; '
+        'cat "$tasks/leap.json" > stolen-suite.txt 2>&1; true'
     )
     done = imported.garuda(
         "eval", "-s", str(imported.suite), "-t", "leap", "--agent", "command",

@@ -19,11 +19,14 @@ from .conftest import Imported
 
 def _stolen(imported: Imported, executor: str) -> str:
     """What the agent's command copied into its workspace, as the run kept its change."""
-    held_out = imported.suite / "tasks" / "csv-summary.json"
-    source = imported.tasks / "csv-summary" / "tests" / "test_outputs.py"
+    # The files are named through their folders, so that the sandbox, not the check of the
+    # files an agent command names, is what keeps them out of reach.
+    saved = imported.suite / "tasks"
+    tests = imported.tasks / "csv-summary" / "tests"
     command = (
-        f"cat {shlex.quote(str(held_out))} > stolen-suite.txt 2>&1; "
-        f"cat {shlex.quote(str(source))} > stolen-source.txt 2>&1; true"
+        f"saved={shlex.quote(str(saved))}; tests={shlex.quote(str(tests))}; "
+        'cat "$saved/csv-summary.json" > stolen-suite.txt 2>&1; '
+        'cat "$tests/test_outputs.py" > stolen-source.txt 2>&1; true'
     )
     done = imported.garuda(
         "eval", "-s", str(imported.suite), "-t", "csv-summary", "--agent", "command",

@@ -15,9 +15,11 @@ from .conftest import Imported
 def _stolen(imported: Imported, executor: str) -> str:
     """What the agent's command copied into its workspace, as the run kept its change."""
     clone = imported.paths["repos"] / "acme__calc"
-    held_out = imported.suite / "tasks" / "acme__calc-1.json"
+    # The saved task is named through its folder, so that the sandbox, not the check of the
+    # files an agent command names, is what keeps it out of reach.
+    tasks = imported.suite / "tasks"
     command = (
-        f"cat {shlex.quote(str(held_out))} > stolen-tests.txt 2>&1; "
+        f'tasks={shlex.quote(str(tasks))}; cat "$tasks/acme__calc-1.json" > stolen-tests.txt 2>&1; '
         f"git -C {shlex.quote(str(clone))} log --all --format=%s > stolen-history.txt 2>&1; true"
     )
     done = imported.garuda(

@@ -48,7 +48,8 @@ PYTHON = Language(
     runner="pytest",
     command=(
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -P -m pytest -q -c pyproject.toml "
-        "--noconftest -p no:cacheprovider --continue-on-collection-errors --junitxml={junit}"
+        "--noconftest -p no:cacheprovider --continue-on-collection-errors --tb=line "
+        "--junitxml={junit}"
     ),
     protected=(*PYTEST_CONFIGS, "tests/", "test/"),
     added={"pyproject.toml": PYPROJECT},
