@@ -5,6 +5,8 @@ the task as shipped (the noop agent's folder: it must FAIL) and ``repeat`` times
 reference solution (the oracle's: it must PASS each time). The problems, by name:
 
 - ``passes unsolved``: the check passes without the fix (it tests nothing the task asks);
+- ``no reference solution``: the task has none to apply (a folder task's ``solution/`` is
+  missing or empty), so nothing shows the task can be solved;
 - ``fails solved``: the reference solution fails;
 - ``flaky``: the reference solution passed some runs and failed others, or different tests
   passed from one run to the next;
@@ -28,8 +30,10 @@ from garuda_evals.executors.host import HostBackend
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
+from garuda_evals.suites.folder import TASK_FILE
 
 PASSES_UNSOLVED = "passes unsolved"
+NO_SOLUTION = "no reference solution"
 FAILS_SOLVED = "fails solved"
 FLAKY = "flaky"
 NO_EVIDENCE = "no test evidence"
@@ -59,6 +63,8 @@ class TaskSoundness:
         """``noop FAIL · oracle PASS 3/3 · 4 tests``."""
         passes = sum(verdict.passed for verdict in self.solved)
         noop = "PASS" if self.shipped.passed else "FAIL"
+        if not self.solved:
+            return f"noop {noop} · no reference solution"
         pins = "pinned" if self.pinned else "not pinned"
         return (
             f"noop {noop} · oracle PASS {passes}/{len(self.solved)} · "
@@ -125,6 +131,14 @@ def _solved_problems(solved: tuple[Verdict, ...], on_host: Verdict | None) -> li
     return problems
 
 
+def _solution_place(task: Task) -> str:
+    """Where a task's reference solution belongs: a folder task's ``solution/`` folder."""
+    source = Path(task.source) if task.source else None
+    if source is not None and source.name == TASK_FILE:
+        return str(source.parent / "solution")
+    return f"task {task.id}'s solution"
+
+
 async def check_task(
     suite: Suite,
     task: Task,
@@ -139,15 +153,24 @@ async def check_task(
 
     unpinned = task.model_copy(update={"expected_tests": None})
     shipped = await self_test(suite, task, solved=False, backend=backend, hidden=hidden)
+    problems = []
+    if shipped.passed:
+        problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
+    if task.solution is None:
+        problems.append(f"{NO_SOLUTION}: {_solution_place(task)} is missing or empty")
+        return TaskSoundness(
+            task=task.id,
+            shipped=shipped,
+            solved=(),
+            problems=tuple(problems),
+            pinned=task.expected_tests is not None,
+        )
     solved: list[Verdict] = []
     for _ in range(repeat):
         solved.append(await self_test(suite, unpinned, solved=True, backend=backend, hidden=hidden))
     on_host = None
     if backend.kind == "os" and not any(verdict.passed for verdict in solved):
         on_host = await self_test(suite, unpinned, solved=True, backend=HostBackend())
-    problems = []
-    if shipped.passed:
-        problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]
     ids = tuple(sorted(passing[0].passed_tests)) if passing else ()
