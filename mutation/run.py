@@ -46,6 +46,11 @@ MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge_unit.py",)),
     Module(
+        "shown",
+        f"{CORE}/judging/shown.py",
+        (f"{CORE_TESTS}/test_judging_shown.py", f"{CORE_TESTS}/test_judge_unit.py"),
+    ),
+    Module(
         "change",
         f"{CORE}/judging/change.py",
         (f"{CORE_TESTS}/test_judging_change.py", f"{CORE_TESTS}/test_deep_folders.py"),

@@ -279,7 +279,10 @@ def test_canaries_are_written_read_only_and_left_out_of_the_passed_tests(
     assert verdict.passed_tests == ["t::answer"]
     assert verdict.check is not None
     assert verdict.check.output_tail.startswith("444\n444\n")
-    assert verdict.check.tests_ran == 3
+    assert (verdict.check.tests_ran, verdict.check.tests_failed) == (1, 0)
+    assert verdict.check.evidence == (
+        "1 ran, 0 failed, 0 skipped; canaries (not counted): must-fail failed, must-pass passed"
+    )
 
 
 def test_a_must_fail_canary_without_the_nonce_trips(suite: FolderSuite) -> None:

@@ -24,6 +24,7 @@ from garuda_evals.executors.base import CommandResult, Executor, ExecutorBackend
 from garuda_evals.judging.change import Change, apply_change
 from garuda_evals.judging.files import has_linked_parent
 from garuda_evals.judging.lint import lint
+from garuda_evals.judging.shown import shown_evidence
 from garuda_evals.judging.verdict import rule
 from garuda_evals.models.result import CheckOutcome
 from garuda_evals.models.task import Task
@@ -64,16 +65,23 @@ def _tail(text: str) -> str:
     return text[-OUTPUT_TAIL_CHARS:]
 
 
-def check_outcome(plan: CheckPlan, result: CommandResult, evidence: TestEvidence) -> CheckOutcome:
-    """What report.json records of a check: the command, its exit, the runner's counts."""
+def check_outcome(
+    plan: CheckPlan,
+    result: CommandResult,
+    evidence: TestEvidence,
+    canaries: Canaries | None = None,
+) -> CheckOutcome:
+    """What report.json records of a check: the command, its exit, the runner's counts of
+    the task's own tests (the ``canaries`` named apart, never counted)."""
+    shown = shown_evidence(evidence, canaries)
     return CheckOutcome(
         command=plan.command,
         exit_code=result.exit_code,
         timed_out=result.timed_out,
         duration_ms=result.duration_ms,
-        tests_ran=evidence.tests_ran,
-        tests_failed=evidence.failed,
-        evidence=evidence.detail,
+        tests_ran=shown.tests_ran,
+        tests_failed=shown.tests_failed,
+        evidence=shown.detail,
         output_tail=_tail(result.output),
     )
 
@@ -174,7 +182,7 @@ def _conclude(
     """The verdict from the check's result, its evidence and the protected files after it."""
     canaries, plan = ready.canaries, ready.plan
     evidence = _evidence(judge.runner, plan, folder, result)
-    outcome = check_outcome(plan, result, evidence)
+    outcome = check_outcome(plan, result, evidence, canaries)
     ruling = rule(
         result,
         evidence,
