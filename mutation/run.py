@@ -73,7 +73,11 @@ MODULES = (
     Module(
         "junit",
         f"{CORE}/checks/junit.py",
-        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_rules_and_summary.py"),
+        (
+            f"{CORE_TESTS}/test_protected_and_junit.py",
+            f"{CORE_TESTS}/test_rules_and_summary.py",
+            f"{CORE_TESTS}/test_judging_shown.py",
+        ),
     ),
     Module(
         "process",
