@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from garuda_evals import api
-from garuda_evals.checks.gotest import GoTestCheckRunner, parse_go_test_json, plan_go_canaries
+from garuda_evals.checks.gotest import (
+    CANARY_FILES,
+    GoTestCheckRunner,
+    parse_go_test_json,
+    plan_go_canaries,
+)
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.testing import skip_or_fail
 
@@ -168,6 +173,54 @@ def test_canaries_go_beside_the_task_tests_and_come_out_as_planted(
     assert cases[planned.must_pass].outcome == "passed"
     assert cases["example.com/m/tests/TestAdd"].outcome == "passed"
     assert plan_go_canaries(module, ["other/"], "n") is None
+
+
+def _run_go_tests(module: Path) -> dict[str, str]:
+    done = subprocess.run(
+        ["go", "test", "-count=1", "-json", "./..."],
+        cwd=module,
+        env={**os.environ, **GO_ENV},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return outcomes(done.stdout)
+
+
+def test_the_canary_file_never_takes_the_name_of_a_test_file(tmp_path: Path, stream: str) -> None:
+    module = go_module(tmp_path / "m")
+    tests = module / "tests"
+    taken = {}
+    for word in CANARY_FILES[:-1]:
+        name = f"Test{word.capitalize()}File"
+        taken[f"{word}_test.go"] = (
+            f'package tests\n\nimport "testing"\n\nfunc {name}(t *testing.T) {{}}\n'
+        )
+        (tests / f"{word}_test.go").write_text(taken[f"{word}_test.go"])
+    planned = plan_go_canaries(module, ["tests/"], "nonce-1")
+    assert planned is not None
+    assert planned.relative.startswith("tests/") and planned.relative.endswith("_test.go")
+    assert planned.relative == f"tests/{CANARY_FILES[-1]}_test.go"  # the one name left
+    (module / planned.relative).write_text(planned.text)
+    found = _run_go_tests(module)
+    for word in CANARY_FILES[:-1]:
+        assert (tests / f"{word}_test.go").read_text() == taken[f"{word}_test.go"]
+        assert found[f"example.com/m/tests/Test{word.capitalize()}File"] == "passed"
+    assert found["example.com/m/tests/TestAdd"] == "passed"
+    assert (found[planned.must_fail], found[planned.must_pass]) == ("failed", "passed")
+
+
+def test_a_canary_file_at_the_module_root_takes_a_free_name(tmp_path: Path) -> None:
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    for word in CANARY_FILES:
+        (module / f"{word}_test.go").write_text("package m\n")
+    planned = plan_go_canaries(module, [f"{word}_test.go" for word in CANARY_FILES], "n")
+    assert planned is not None
+    assert "/" not in planned.relative and planned.relative.endswith("_test.go")
+    assert not (module / planned.relative).exists()
+    assert planned.must_fail.startswith("example.com/m/Test")
 
 
 def test_a_canary_package_that_did_not_build_fails_for_the_build(tmp_path: Path) -> None:
