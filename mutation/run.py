@@ -80,6 +80,11 @@ MODULES = (
         ),
     ),
     Module(
+        "gotest",
+        f"{CORE}/checks/gotest.py",
+        (f"{CORE_TESTS}/test_gotest_evidence.py", f"{CORE_TESTS}/test_judge_unit.py"),
+    ),
+    Module(
         "process",
         f"{CORE}/executors/process.py",
         (
@@ -177,6 +182,7 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/node/tests/test_node_redteam.py",
         "plugins/sandbox_bwrap/tests/test_bwrap_proxy_path.py",
     ),
+    "gotest": ("core/tests/test_eval_imports.py",),
     "task_run": ("core/tests/test_run_backends.py",),
     "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
     "repo_rules": (
