@@ -55,9 +55,8 @@ def test_oracle_passes_all_five(tmp_path: Path, maven: ToolchainStatus) -> None:
         assert result["check"]["command"] == "test ! -e .mvn && mvn -B -q -o test"
         # The judge's canaries (one fails as planted) are not counted as the task's tests.
         assert result["check"]["testsRan"] >= 6 and result["check"]["testsFailed"] == 0
-        assert "canaries (not counted): must-fail failed, must-pass passed" in (
-            result["check"]["evidence"]
-        )
+        evidence = result["check"]["evidence"]
+        assert "canaries (not counted): must-fail failed, must-pass passed" in evidence
 
 
 def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainStatus) -> None:
