@@ -91,5 +91,5 @@ class SurefireCheckRunner(JUnitCheckRunner):
         return junit_canary(folder, package, taken, nonce)
 
     def failure_summary(self, result: CommandResult) -> str:
-        """Surefire's count of failures and the first one, or the compiler's first error."""
+        """The compiler's first error, else Surefire's count of failures and the first one."""
         return maven_failure(result.output)
