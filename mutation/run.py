@@ -132,6 +132,11 @@ MODULES = (
         ),
     ),
     Module(
+        "maven_summary",
+        f"{PLUGINS}/maven/src/garuda_evals_java/summary.py",
+        (f"{PLUGINS}/maven/tests/test_java_summary.py",),
+    ),
+    Module(
         "approver",
         f"{PLUGINS}/agent/src/garuda_evals_agent/tools/approver.py",
         (
