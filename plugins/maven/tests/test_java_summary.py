@@ -45,6 +45,19 @@ def test_counts_without_a_failure_list_stand_alone() -> None:
     assert maven_failure(output) == "Tests run: 3, Failures: 1, Errors: 0, Skipped: 0"
 
 
+def test_the_last_counts_and_a_failure_on_the_last_line_are_read() -> None:
+    output = (
+        "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0\n"
+        "[ERROR] Tests run: 4, Failures: 2, Errors: 0, Skipped: 0\n"
+        "[ERROR] Failures: \n"
+        "[ERROR]   CartTest.total:12 expected: <3> but was: <2>\n"
+    )
+    assert maven_failure(output) == (
+        "Tests run: 4, Failures: 2, Errors: 0, Skipped: 0; "
+        "first: CartTest.total:12 expected: <3> but was: <2>"
+    )
+
+
 def test_other_failures_give_mavens_first_error_without_its_prefix() -> None:
     assert maven_failure(RELEASE_ERROR) == (
         "Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile "
@@ -54,6 +67,6 @@ def test_other_failures_give_mavens_first_error_without_its_prefix() -> None:
 
 
 def test_output_without_errors_gives_its_last_line_and_no_output_says_so() -> None:
-    assert maven_failure("\x1b[0mBUILD FAILURE\nkilled\n\n") == "killed"
+    assert maven_failure("\x1b[0mBUILD FAILURE\nTotal time: 1 s\nkilled\n\n") == "killed"
     assert maven_failure("\x1b[0m\n  \n") == NO_OUTPUT
     assert maven_failure("") == NO_OUTPUT
