@@ -192,6 +192,20 @@ def test_a_report_the_runner_cannot_read_is_a_fail_not_an_error(suite: FolderSui
     assert _judge_folders() == []
 
 
+class LongErrorRunner(JUnitCheckRunner):
+    """A runner whose reading of the report fails with a very long message."""
+
+    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
+        raise ValueError("x" * 1000)
+
+
+def test_why_a_report_could_not_be_read_is_cut_at_500_characters(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _answer("42\n"), runner=LongErrorRunner("junit"))
+    assert not verdict.passed and verdict.check is not None
+    prefix = "the check's report could not be read: ValueError: "
+    assert verdict.check.evidence == prefix + "x" * (500 - len(prefix))
+
+
 def test_a_changed_test_fails_before_the_check_and_is_not_carried(suite: FolderSuite) -> None:
     def edit(workspace: Path) -> None:
         (workspace / "src" / "answer.txt").write_text("42\n")
