@@ -46,6 +46,11 @@ MODULES = (
     Module("verdict", f"{CORE}/judging/verdict.py", (f"{CORE_TESTS}/test_rules_and_summary.py",)),
     Module("judge", f"{CORE}/judging/judge.py", (f"{CORE_TESTS}/test_judge_unit.py",)),
     Module(
+        "shown",
+        f"{CORE}/judging/shown.py",
+        (f"{CORE_TESTS}/test_judging_shown.py", f"{CORE_TESTS}/test_judge_unit.py"),
+    ),
+    Module(
         "change",
         f"{CORE}/judging/change.py",
         (f"{CORE_TESTS}/test_judging_change.py", f"{CORE_TESTS}/test_deep_folders.py"),
@@ -68,7 +73,16 @@ MODULES = (
     Module(
         "junit",
         f"{CORE}/checks/junit.py",
-        (f"{CORE_TESTS}/test_protected_and_junit.py", f"{CORE_TESTS}/test_rules_and_summary.py"),
+        (
+            f"{CORE_TESTS}/test_protected_and_junit.py",
+            f"{CORE_TESTS}/test_rules_and_summary.py",
+            f"{CORE_TESTS}/test_judging_shown.py",
+        ),
+    ),
+    Module(
+        "gotest",
+        f"{CORE}/checks/gotest.py",
+        (f"{CORE_TESTS}/test_gotest_evidence.py", f"{CORE_TESTS}/test_judge_unit.py"),
     ),
     Module(
         "process",
@@ -128,6 +142,11 @@ MODULES = (
             f"{PLUGINS}/repo_git/tests/test_repo_git_prove.py",
             f"{PLUGINS}/repo_git/tests/test_repo_git_probe.py",
         ),
+    ),
+    Module(
+        "maven_summary",
+        f"{PLUGINS}/maven/src/garuda_evals_java/summary.py",
+        (f"{PLUGINS}/maven/tests/test_java_summary.py",),
     ),
     Module(
         "approver",
@@ -218,6 +237,7 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/node/tests/test_node_redteam.py",
         "plugins/sandbox_bwrap/tests/test_bwrap_proxy_path.py",
     ),
+    "gotest": ("core/tests/test_eval_imports.py",),
     "task_run": ("core/tests/test_run_backends.py",),
     "summary": ("core/tests/test_stats_compare.py", "core/tests/test_stats_selftest.py"),
     "budget": ("plugins/agent_cli/tests/test_builtin_cross_check.py",),

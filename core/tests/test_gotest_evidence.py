@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from garuda_evals import api
-from garuda_evals.checks.gotest import GoTestCheckRunner, parse_go_test_json, plan_go_canaries
+from garuda_evals.checks.gotest import (
+    CANARY_FILES,
+    PACKAGE_FAILED,
+    GoTestCheckRunner,
+    parse_go_test_json,
+    plan_go_canaries,
+)
 from garuda_evals.executors.base import CommandResult
 from garuda_evals.testing import skip_or_fail
 
@@ -170,6 +177,54 @@ def test_canaries_go_beside_the_task_tests_and_come_out_as_planted(
     assert plan_go_canaries(module, ["other/"], "n") is None
 
 
+def _run_go_tests(module: Path) -> dict[str, str]:
+    done = subprocess.run(
+        ["go", "test", "-count=1", "-json", "./..."],
+        cwd=module,
+        env={**os.environ, **GO_ENV},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return outcomes(done.stdout)
+
+
+def test_the_canary_file_never_takes_the_name_of_a_test_file(tmp_path: Path, stream: str) -> None:
+    module = go_module(tmp_path / "m")
+    tests = module / "tests"
+    taken = {}
+    for word in CANARY_FILES[:-1]:
+        name = f"Test{word.capitalize()}File"
+        taken[f"{word}_test.go"] = (
+            f'package tests\n\nimport "testing"\n\nfunc {name}(t *testing.T) {{}}\n'
+        )
+        (tests / f"{word}_test.go").write_text(taken[f"{word}_test.go"])
+    planned = plan_go_canaries(module, ["tests/"], "nonce-1")
+    assert planned is not None
+    assert planned.relative.startswith("tests/") and planned.relative.endswith("_test.go")
+    assert planned.relative == f"tests/{CANARY_FILES[-1]}_test.go"  # the one name left
+    (module / planned.relative).write_text(planned.text)
+    found = _run_go_tests(module)
+    for word in CANARY_FILES[:-1]:
+        assert (tests / f"{word}_test.go").read_text() == taken[f"{word}_test.go"]
+        assert found[f"example.com/m/tests/Test{word.capitalize()}File"] == "passed"
+    assert found["example.com/m/tests/TestAdd"] == "passed"
+    assert (found[planned.must_fail], found[planned.must_pass]) == ("failed", "passed")
+
+
+def test_a_canary_file_at_the_module_root_takes_a_free_name(tmp_path: Path) -> None:
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    for word in CANARY_FILES:
+        (module / f"{word}_test.go").write_text("package m\n")
+    planned = plan_go_canaries(module, [f"{word}_test.go" for word in CANARY_FILES], "n")
+    assert planned is not None
+    assert "/" not in planned.relative and planned.relative.endswith("_test.go")
+    assert not (module / planned.relative).exists()
+    assert planned.must_fail.startswith("example.com/m/Test")
+
+
 def test_a_canary_package_that_did_not_build_fails_for_the_build(tmp_path: Path) -> None:
     from garuda_evals.models.task import CheckSpec, Task
 
@@ -200,3 +255,115 @@ def test_a_canary_package_that_did_not_build_fails_for_the_build(tmp_path: Path)
     plan = runner.plan(task.check.command, module)
     # A package that failed without a build failure gets no stand-ins: the canary is missing.
     assert again.must_fail not in {c.id for c in runner.evidence(plan, module, result).cases}
+
+
+def _event(action: str, test: str | None = None, **more: object) -> str:
+    fields: dict[str, object] = {"Action": action, "Package": "example.com/m/p", **more}
+    if test is not None:
+        fields["Test"] = test
+    return json.dumps(fields) + "\n"
+
+
+def test_a_test_reported_twice_keeps_its_worst_outcome() -> None:
+    """``go test -count=2`` reports each test once per run."""
+    text = (
+        _event("pass", "TestPassThenSkip")
+        + _event("skip", "TestPassThenSkip")
+        + _event("skip", "TestSkipThenFail")
+        + _event("fail", "TestSkipThenFail")
+        + _event("skip", "TestSkipThenPass")
+        + _event("pass", "TestSkipThenPass")
+        + _event("fail", "TestFailThenPass")
+        + _event("pass", "TestFailThenPass")
+    )
+    assert outcomes(text) == {
+        "example.com/m/p/TestPassThenSkip": "skipped",
+        "example.com/m/p/TestSkipThenFail": "failed",
+        "example.com/m/p/TestSkipThenPass": "skipped",
+        "example.com/m/p/TestFailThenPass": "failed",
+    }
+
+
+def test_lines_that_are_not_events_are_passed_over_not_read_as_events() -> None:
+    text = (
+        "{not json\n"
+        + '{"Output": "no action"}\n'
+        + '{"Action": 5, "Package": "example.com/m/p"}\n'
+        + _event("pass", "TestA")
+    )
+    assert outcomes(text) == {"example.com/m/p/TestA": "passed"}
+    assert parse_go_test_json('{"Output": "no action"}\n').tests_ran is None
+
+
+def test_an_event_with_an_empty_test_name_belongs_to_its_package() -> None:
+    text = _event("output", "", Output="panic: in TestMain\n") + _event("fail", "")
+    evidence = parse_go_test_json(text)
+    assert [(case.id, case.outcome) for case in evidence.cases] == [("example.com/m/p", "failed")]
+    assert evidence.cases[0].message == f"{PACKAGE_FAILED}\npanic: in TestMain"
+
+
+def test_only_output_events_add_output_and_only_results_set_outcomes() -> None:
+    text = (
+        _event("output", Output=None)
+        + _event("fail", Output="not output\n")
+        + _event("output", "TestA", Output=None)
+        + _event("pass", "TestA", Output="not output either\n")
+    )
+    evidence = parse_go_test_json(text)
+    cases = {case.id: case for case in evidence.cases}
+    assert (cases["example.com/m/p/TestA"].outcome, cases["example.com/m/p/TestA"].message) == (
+        "passed",
+        "",
+    )
+    assert cases["example.com/m/p"].outcome == "failed"
+    assert cases["example.com/m/p"].message == f"{PACKAGE_FAILED}\n"  # no output of its own
+
+
+def _test_file(path: Path, package: str = "tests") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'package {package}\n\nimport "testing"\n\nfunc TestX(t *testing.T) {{}}\n')
+
+
+def test_canaries_go_to_the_folder_with_most_tests_not_counting_links_or_testdata(
+    tmp_path: Path,
+) -> None:
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    _test_file(module / "tests" / "a_test.go")
+    _test_file(module / "tests" / "b_test.go")
+    for name in ("c", "d", "e"):
+        _test_file(module / "tests" / "testdata" / "deep" / f"{name}_test.go", "deep")
+        _test_file(module / "tests" / "vendor" / f"{name}_test.go", "vendored")
+        (module / "tests" / "linked").mkdir(exist_ok=True)
+        (module / "tests" / "linked" / f"{name}_test.go").symlink_to(module / "tests" / "a_test.go")
+    planned = plan_go_canaries(module, ["tests/"], "n")
+    assert planned is not None
+    assert planned.relative.rpartition("/")[0] == "tests"
+    _test_file(module / "tests" / "more" / "f_test.go", "more")  # below tests/, seen after it
+    for name in ("g", "h"):
+        _test_file(module / "tests" / "more" / f"{name}_test.go", "more")
+    planned = plan_go_canaries(module, ["tests/"], "n")
+    assert planned is not None and planned.relative.rpartition("/")[0] == "tests/more"
+    assert planned.text.startswith("package more\n")
+
+
+def test_a_linked_test_file_is_passed_over_without_ending_the_search(tmp_path: Path) -> None:
+    module = go_module(tmp_path / "m")
+    (module / "a_link_test.go").symlink_to(module / "tests" / "calc_test.go")
+    planned = plan_go_canaries(module, ["tests/"], "n")
+    assert planned is not None and planned.relative.startswith("tests/")
+
+
+def test_a_changed_file_under_vendor_is_refused(tmp_path: Path) -> None:
+    from garuda_evals.models.task import CheckSpec, Task
+
+    task = Task(
+        id="t", title="t", prompt="p", check=CheckSpec(command="go test ./...", runner="go-test")
+    )
+    changed = ["vendor/modules.txt", "lib/vendor/x/y.go", "src/vendor", "vendored/a.go", "a.go"]
+    refused = GoTestCheckRunner().refusals(task, tmp_path, changed)
+    assert refused == [
+        "vendor/modules.txt is under vendor/, which decides the code an import builds from",
+        "lib/vendor/x/y.go is under vendor/, which decides the code an import builds from",
+    ]

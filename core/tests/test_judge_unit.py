@@ -193,6 +193,20 @@ def test_a_report_the_runner_cannot_read_is_a_fail_not_an_error(suite: FolderSui
     assert _judge_folders() == []
 
 
+class LongErrorRunner(JUnitCheckRunner):
+    """A runner whose reading of the report fails with a very long message."""
+
+    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
+        raise ValueError("x" * 1000)
+
+
+def test_why_a_report_could_not_be_read_is_cut_at_500_characters(suite: FolderSuite) -> None:
+    verdict = _judge(suite, _answer("42\n"), runner=LongErrorRunner("junit"))
+    assert not verdict.passed and verdict.check is not None
+    prefix = "the check's report could not be read: ValueError: "
+    assert verdict.check.evidence == prefix + "x" * (500 - len(prefix))
+
+
 def test_a_changed_test_fails_before_the_check_and_is_not_carried(suite: FolderSuite) -> None:
     def edit(workspace: Path) -> None:
         (workspace / "src" / "answer.txt").write_text("42\n")
@@ -280,7 +294,10 @@ def test_canaries_are_written_read_only_and_left_out_of_the_passed_tests(
     assert verdict.passed_tests == ["t::answer"]
     assert verdict.check is not None
     assert verdict.check.output_tail.startswith("444\n444\n")
-    assert verdict.check.tests_ran == 3
+    assert (verdict.check.tests_ran, verdict.check.tests_failed) == (1, 0)
+    assert verdict.check.evidence == (
+        "1 ran, 0 failed, 0 skipped; canaries (not counted): must-fail failed, must-pass passed"
+    )
 
 
 def test_a_must_fail_canary_without_the_nonce_trips(suite: FolderSuite) -> None:
@@ -580,22 +597,6 @@ def test_a_task_with_held_out_tests_needs_a_runner_that_can_run_them(
 def test_a_verdict_without_a_check_has_no_held_out_outcomes() -> None:
     assert Verdict(False, "refused", None).held_out == {}
     assert Verdict(False, "refused", None).held_out_canaries == {}
-
-
-class LongErrorRunner(JUnitCheckRunner):
-    """A runner whose reading of the report fails with a message of 600 characters."""
-
-    def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
-        raise ValueError("x" * 600)
-
-
-def test_an_unreadable_report_keeps_500_characters_of_why(suite: FolderSuite) -> None:
-    verdict = _judge(suite, _answer("42\n"), runner=LongErrorRunner("junit"))
-    assert verdict.check is not None
-    assert (
-        verdict.check.evidence
-        == ("the check's report could not be read: ValueError: " + "x" * 600)[:500]
-    )
 
 
 class OverwritingRunner(JUnitCheckRunner):

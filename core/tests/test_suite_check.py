@@ -114,3 +114,55 @@ def test_an_unknown_suite_is_named_without_eval_flags(tmp_path: Path) -> None:
     done = run_garuda("suite", "check", "nope", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1].startswith("garuda: error: nope: unknown suite")
+
+
+def test_a_task_without_a_solution_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    suite = tmp_path / "mini"
+    shutil.copytree(DATA / "mini", suite)
+    shutil.rmtree(suite / "add" / "solution")
+    done = run_garuda(
+        "suite", "check", str(suite), "--executor", "host", "--repeat", "1", cwd=tmp_path
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "add    PROBLEM  noop FAIL · no reference solution" in done.stdout, done.stdout
+    assert f"- no reference solution: {suite / 'add' / 'solution'} is missing" in done.stdout
+    assert "greet  sound" in done.stdout
+    assert done.stdout.splitlines()[-1] == "suite mini: 1 of 2 task(s) have problems: add"
+
+
+def test_a_folder_without_task_toml_is_named_and_fails_the_check(tmp_path: Path) -> None:
+    suite = tmp_path / "mini"
+    shutil.copytree(DATA / "mini", suite)
+    (suite / "add" / "task.toml").rename(suite / "add" / "task.tml")
+    (suite / ".git").mkdir()
+    (suite / "__pycache__").mkdir()
+    done = run_garuda(
+        "suite", "check", str(suite), "--executor", "host", "--repeat", "1", cwd=tmp_path
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    stray = [line for line in done.stdout.splitlines() if "task.toml" in line]
+    assert stray == [
+        f"{suite / 'add'}: not a task, it has no task.toml (add one or move the folder out)",
+        "suite mini: 1 folder(s) without task.toml: add",
+    ], done.stdout
+    assert "greet  sound" in done.stdout
+    named = run_garuda("suite", "check", str(suite), "-t", "add", cwd=tmp_path)
+    assert named.returncode == 1
+    assert named.stderr.strip().splitlines()[-1] == (
+        f"garuda: error: -t add: no such task in suite mini ({suite / 'add'} has no task.toml)"
+    )
+
+
+def test_pin_with_problems_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    suite = tmp_path / "mini"
+    shutil.copytree(DATA / "mini", suite)
+    (suite / "add" / "solution" / "src" / "calc.py").write_text(BUGGY)
+    done = run_garuda(
+        "suite", "check", str(suite), "--executor", "host", "--repeat", "1", "--pin", cwd=tmp_path
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert not (suite / "expected-tests.json").exists()
+    lines = done.stdout.splitlines()
+    assert f"--pin: {suite / 'expected-tests.json'} not written: the suite has problems" in lines
+    assert lines[-1] == "suite mini: 1 of 2 task(s) have problems: add"

@@ -13,6 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from garuda_evals.checks.base import CheckRunner
 from garuda_evals.checks.junit import JUnitCheckRunner
 from garuda_evals.environment import check_environment
 from garuda_evals.models.task import Task
@@ -20,7 +21,7 @@ from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.folder import FolderSuite
 from garuda_evals.testing import check_in_place, self_test
 from garuda_evals.toolchains import ToolchainStatus
-from garuda_evals_java.checks import REPORT_DIR
+from garuda_evals_java.checks import REPORT_DIR, SurefireCheckRunner
 
 TASK = "paginator-boundary"
 TEST_FILE = "src/test/java/com/example/paging/PaginatorTest.java"
@@ -138,9 +139,9 @@ def test_cheats_fail_with_their_reason(java_suite: FolderSuite, maven: Toolchain
         assert verdict.reason is not None and verdict.reason.startswith(reason), (name, verdict)
     assert verdicts[".mvn/maven.config -DskipTests"].check is None
     stale = verdicts["stale weak test class"].check
-    # The task's 14 tests, the judge's two canaries, and the 3 held-out tests with their 6
-    # canaries ran: 5 failures, 1 error, 1 canary, and all 9 held-out ones (unsolved).
-    assert stale is not None and stale.tests_ran == 25 and stale.tests_failed == 16
+    # The task's 14 tests ran (5 failures, 1 error); the judge's canaries and the held-out
+    # tests are named apart.
+    assert stale is not None and stale.tests_ran == 14 and stale.tests_failed == 6
 
 
 def test_maven_config_above_the_workspace_is_refused(
@@ -168,7 +169,10 @@ def test_maven_config_above_the_workspace_is_refused(
 
 
 async def _judge_with_plain_junit(
-    suite: FolderSuite, task: Task, edit: Callable[[Path], None]
+    suite: FolderSuite,
+    task: Task,
+    edit: Callable[[Path], None],
+    runner: CheckRunner | None = None,
 ) -> Verdict:
     workspace = Path(tempfile.mkdtemp(prefix="garuda-plain-"))
     try:
@@ -177,7 +181,7 @@ async def _judge_with_plain_junit(
         return await check_in_place(
             task,
             workspace,
-            runner=JUnitCheckRunner("surefire", report_dir=REPORT_DIR),
+            runner=runner or JUnitCheckRunner("surefire", report_dir=REPORT_DIR),
             timeout_s=180,
         )
     finally:
@@ -203,3 +207,20 @@ def test_without_the_surefire_runner_these_cheats_would_pass(
 
     assert stale.passed and stale.check is not None and stale.check.tests_ran == 1
     assert above.passed and above.check is not None and above.check.tests_ran == 1
+
+
+def test_the_surefire_runner_removes_a_stale_target_in_the_folder_it_checks(
+    java_suite: FolderSuite, maven: ToolchainStatus
+) -> None:
+    """The judge's copy leaves ``target/`` out; the runner does not count on it: in the very
+    folder where the weak class was compiled (the control above passes there), its plan
+    removes ``target/`` and the task's real tests run."""
+    task = next(task for task in java_suite.tasks() if task.id == TASK)
+
+    verdict = anyio.run(
+        _judge_with_plain_junit, java_suite, task, _stale_test_class, SurefireCheckRunner()
+    )
+
+    assert not verdict.passed
+    assert verdict.reason is not None and verdict.reason.startswith("check exited 1: 6 failed: ")
+    assert verdict.check is not None and verdict.check.tests_ran == 14

@@ -53,11 +53,14 @@ def test_oracle_passes_all_five(tmp_path: Path, maven: ToolchainStatus) -> None:
     assert report["toolchains"]["maven"] == {"version": maven.version, **maven.versions}
     for result in report["results"]:
         assert result["check"]["command"] == "test ! -e .mvn && mvn -B -q -o test"
-        # The failures are the judge's must-fail canary and the held-out tests' canaries.
+        # The judge's canaries (one fails as planted) and the held-out tests (with their
+        # canaries, which all fail) are not counted as the task's tests.
         check = result["check"]
         assert set(check["heldOut"].values()) == {"passed"} and len(check["heldOut"]) >= 3
         assert set(check["heldOutCanaries"].values()) == {"failed"}
-        assert check["testsRan"] >= 8 and check["testsFailed"] == 1 + len(check["heldOutCanaries"])
+        assert check["testsRan"] >= 6 and check["testsFailed"] == 0
+        assert "canaries (not counted): must-fail failed, must-pass passed" in check["evidence"]
+        assert "held out (not counted): 3 of 3 passed, 6 of 6 canaries failed" in check["evidence"]
 
 
 def test_noop_fails_all_five_with_the_reason(tmp_path: Path, maven: ToolchainStatus) -> None:

@@ -106,6 +106,9 @@ def test_vitest_fake_node_modules_fails(mined_vitest: Any) -> None:
     verdict = anyio.run(lambda: self_test(suite, task, solved=False, edit=fake))
     assert not verdict.passed
     # node_modules is never carried into the judge's copy: its own link runs the real vitest.
-    # The task's file fails to load (no repeat yet); the canary file survives that, runs 2.
-    assert verdict.check is not None and verdict.check.tests_ran == 3
+    # The task's file fails to load (no repeat yet): one failed case; the canary file survives
+    # that and runs its two tests, named apart from the task's.
+    assert verdict.check is not None
+    assert (verdict.check.tests_ran, verdict.check.tests_failed) == (1, 1)
+    assert "canaries (not counted): must-fail failed, must-pass passed" in verdict.check.evidence
     assert "1 failed: src/repeat.test.js" in (verdict.reason or "")

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import pwd
 from pathlib import Path
 
+import pytest
+
+from garuda_evals.testing import skip_unless_required
 from garuda_evals_sandbox.paths import hidden_paths, homes, rebinds, toolchain_candidates
 
 
@@ -43,3 +48,19 @@ def test_a_missing_or_root_home_is_not_hidden(tmp_path: Path) -> None:
 def test_the_system_itself_is_never_hidden(tmp_path: Path) -> None:
     kept = hidden_paths(["/", "/usr", str(tmp_path)])
     assert kept == [tmp_path.resolve()]
+
+
+def test_the_account_home_is_hidden_and_its_maven_repository_shown_whatever_home_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Java (so Maven) takes ``user.home`` from the password database, not from HOME."""
+    account = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+    if not account.is_dir() or account == Path("/"):
+        skip_unless_required("home", "this account has no home folder to hide")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # garuda's own HOME too, not only the command's
+    env = {"HOME": str(home), "PATH": "/usr/bin"}
+    hidden = homes(env)
+    assert account in hidden and home in hidden
+    assert account / ".m2" / "repository" in toolchain_candidates(env, hidden)

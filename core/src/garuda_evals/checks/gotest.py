@@ -13,6 +13,7 @@ expects its tests fails for want of evidence.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 from collections import Counter
@@ -166,6 +167,20 @@ def _test_folders(workspace: Path, protected: list[str]) -> Counter[str]:
     return found
 
 
+def _free_file_name(folder: Path) -> str:
+    """A ``<word>_test.go`` name no file in ``folder`` has: the canaries never replace a test.
+
+    A word of ``CANARY_FILES`` when one is free, else one with a number added.
+    """
+    random = secrets.SystemRandom()
+    names = [f"{word}_test.go" for word in CANARY_FILES]
+    while True:
+        free = [name for name in names if not os.path.lexists(folder / name)]
+        if free:
+            return random.choice(free)
+        names = [f"{random.choice(CANARY_FILES)}{random.randrange(2, 100)}_test.go"]
+
+
 def plan_go_canaries(workspace: Path, protected: list[str], nonce: str) -> GoCanaries | None:
     """A must-fail and a must-pass test in a new ``_test.go`` beside most of the task's tests.
 
@@ -185,8 +200,8 @@ def plan_go_canaries(workspace: Path, protected: list[str], nonce: str) -> GoCan
     taken = {name for text in texts for name in TEST_NAME.findall(text)}
     words = [word for word in CANARY_WORDS if f"Test{word}" not in taken]
     failing, passing = (f"Test{word}" for word in secrets.SystemRandom().sample(words, 2))
-    names = [name for name in CANARY_FILES if not (workspace / folder / f"{name}_test.go").exists()]
-    relative = f"{folder}/{secrets.choice(names)}_test.go" if folder else f"{names[0]}_test.go"
+    name = _free_file_name(workspace / folder)
+    relative = f"{folder}/{name}" if folder else name
     text = (
         f'package {clause}\n\nimport "testing"\n\n'
         f'func {failing}(t *testing.T) {{\n\tt.Fatal("{nonce}")\n}}\n\n'

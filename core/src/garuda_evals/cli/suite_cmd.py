@@ -7,7 +7,7 @@ from pathlib import Path
 import anyio
 import click
 
-from garuda_evals.errors import GarudaError, UsageError
+from garuda_evals.errors import UsageError
 
 EXIT_SOUND, EXIT_UNSOUND = 0, 2
 
@@ -59,7 +59,8 @@ def suite_check_command(
     from garuda_evals.runner.paths import hidden_project
     from garuda_evals.runner.selection import load_suite
     from garuda_evals.runner.toolchain_check import check_toolchains
-    from garuda_evals.suites.pinning import write_pins
+    from garuda_evals.suites.folder import TASK_FILE, FolderSuite
+    from garuda_evals.suites.pinning import PIN_FILE, write_pins
     from garuda_evals.suites.soundness import (
         STALE_PINS,
         SuiteSoundness,
@@ -72,14 +73,21 @@ def suite_check_command(
         suite = load_suite(suite_name, registry.suites(), registry.suite_builders())
     except UsageError as error:
         raise UsageError(str(error).replace(f"-s {suite_name}:", f"{suite_name}:", 1)) from None
+    root = getattr(suite, "root", None)
+    if pin and not isinstance(root, Path):
+        raise UsageError(f"--pin: suite {suite.name} has no folder to write pins into")
+    no_manifest = suite.folders_without_manifest() if isinstance(suite, FolderSuite) else []
     known = {task.id for task in suite.tasks()}
     unknown = [task_id for task_id in task_ids if task_id not in known]
     if unknown:
-        raise GarudaError(f"-t {unknown[0]}: no such task in suite {suite.name}")
+        hint = next((f" ({f} has no {TASK_FILE})" for f in no_manifest if f.name == unknown[0]), "")
+        raise UsageError(f"-t {unknown[0]}: no such task in suite {suite.name}{hint}")
     choice = choose_executor(executor, registry)
     click.echo(f"executor: {choice.backend.name} ({choice.reason})", err=True)
     required = {name for task in suite.tasks() for name in task.requires}
     anyio.run(check_toolchains, registry, required)
+    for folder in no_manifest:
+        click.echo(f"{folder}: not a task, it has no {TASK_FILE} (add one or move the folder out)")
     width = max((len(task_id) for task_id in known), default=0)
 
     def show(item: TaskSoundness) -> None:
@@ -105,20 +113,25 @@ def suite_check_command(
         for item in result.tasks
         if any(not (pin and problem.startswith(STALE_PINS)) for problem in item.problems)
     ]
-    if pin:
-        root = getattr(suite, "root", None)
-        if not isinstance(root, Path):
-            raise GarudaError(f"--pin: suite {suite.name} has no folder to write pins into")
+    if pin and isinstance(root, Path):
+        if bad or no_manifest:
+            click.echo(f"--pin: {root / PIN_FILE} not written: the suite has problems")
+        else:
+            pins = {
+                task.id: task.expected_tests or [] for task in suite.tasks() if task.expected_tests
+            }
+            pins.update(result.pins())
+            click.echo(f"pinned: {write_pins(root, pins)}")
+    if bad or no_manifest:
+        found = []
         if bad:
-            raise GarudaError(f"--pin: not written, {len(bad)} task(s) have problems")
-        pins = {task.id: task.expected_tests or [] for task in suite.tasks() if task.expected_tests}
-        pins.update(result.pins())
-        click.echo(f"pinned: {write_pins(root, pins)}")
-    if bad:
-        click.echo(
-            f"suite {suite.name}: {len(bad)} of {len(result.tasks)} task(s) have problems: "
-            + ", ".join(bad)
-        )
+            found.append(
+                f"{len(bad)} of {len(result.tasks)} task(s) have problems: {', '.join(bad)}"
+            )
+        if no_manifest:
+            names = ", ".join(folder.name for folder in no_manifest)
+            found.append(f"{len(no_manifest)} folder(s) without {TASK_FILE}: {names}")
+        click.echo(f"suite {suite.name}: " + "; ".join(found))
         return EXIT_UNSOUND
     click.echo(f"suite {suite.name}: {len(result.tasks)} task(s) sound ({result.executor})")
     return EXIT_SOUND

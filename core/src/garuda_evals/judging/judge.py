@@ -24,6 +24,7 @@ from garuda_evals.executors.base import CommandResult, Executor, ExecutorBackend
 from garuda_evals.judging.change import Change, apply_change
 from garuda_evals.judging.files import has_linked_parent
 from garuda_evals.judging.lint import lint
+from garuda_evals.judging.shown import shown_evidence
 from garuda_evals.judging.verdict import rule
 from garuda_evals.models.result import CheckOutcome
 from garuda_evals.models.task import Task
@@ -83,17 +84,29 @@ def _tail(text: str) -> str:
     return text[-OUTPUT_TAIL_CHARS:]
 
 
-def check_outcome(plan: CheckPlan, result: CommandResult, evidence: TestEvidence) -> CheckOutcome:
-    """What report.json records of a check: the command, its exit, the runner's counts."""
+def check_outcome(
+    plan: CheckPlan,
+    result: CommandResult,
+    evidence: TestEvidence,
+    canaries: Canaries | None = None,
+    held_out: HeldOutRun | None = None,
+) -> CheckOutcome:
+    """What report.json records of a check: the command, its exit, the runner's counts of
+    the task's own tests (the ``canaries`` named apart, never counted), and the outcome of
+    each held-out test and canary shaped like them, by the task's names."""
+    shown = shown_evidence(evidence, canaries, held_out)
+    outcomes = {case.id: case.outcome for case in evidence.cases}
     return CheckOutcome(
         command=plan.command,
         exit_code=result.exit_code,
         timed_out=result.timed_out,
         duration_ms=result.duration_ms,
-        tests_ran=evidence.tests_ran,
-        tests_failed=evidence.failed,
-        evidence=evidence.detail,
+        tests_ran=shown.tests_ran,
+        tests_failed=shown.tests_failed,
+        evidence=shown.detail,
         output_tail=_tail(result.output),
+        held_out=_outcomes(held_out.must_pass, outcomes) if held_out else {},
+        held_out_canaries=_outcomes(held_out.must_fail, outcomes) if held_out else {},
     )
 
 
@@ -228,12 +241,7 @@ def _conclude(
     """The verdict from the check's result, its evidence and the protected files after it."""
     canaries, plan = ready.canaries, ready.plan
     evidence = _evidence(judge.runner, plan, folder, result)
-    outcome = check_outcome(plan, result, evidence)
-    held_out = ready.held_out
-    if held_out is not None:
-        outcomes = {case.id: case.outcome for case in evidence.cases}
-        outcome.held_out = _outcomes(held_out.must_pass, outcomes)
-        outcome.held_out_canaries = _outcomes(held_out.must_fail, outcomes)
+    outcome = check_outcome(plan, result, evidence, canaries, ready.held_out)
     ruling = rule(
         result,
         evidence,
@@ -250,8 +258,8 @@ def _conclude(
     if during:
         reason = f"tests changed during the check: {', '.join(during)}"
     planted = {canaries.must_fail, canaries.must_pass} if canaries else set()
-    if held_out is not None:
-        planted |= {*held_out.must_pass, *held_out.must_fail}
+    if ready.held_out is not None:
+        planted |= {*ready.held_out.must_pass, *ready.held_out.must_fail}
     return Verdict(
         ruling.passed and not during,
         reason,

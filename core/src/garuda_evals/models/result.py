@@ -26,8 +26,11 @@ class CheckOutcome(Model):
     timed_out: bool = False
     duration_ms: int = 0
     tests_ran: int | None = None
+    """The task's own tests that ran (the judge's canaries are not counted); None: no report."""
     tests_failed: int | None = None
+    """The task's own tests that failed, as the FAIL reason counts them."""
     evidence: str = ""
+    """The counts, the canaries' outcomes apart, and what else the runner said."""
     output_tail: str = ""
     held_out: dict[str, str] = Field(
         default_factory=dict,

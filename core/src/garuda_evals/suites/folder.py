@@ -31,12 +31,13 @@ from garuda_evals.models.task import DEFAULT_PROTECTED, CheckSpec, HeldOut, Solu
 from garuda_evals.suites.base import Suite
 from garuda_evals.suites.manifest import CheckManifest, SuiteManifest, TaskManifest
 from garuda_evals.suites.pinning import apply_pins
-from garuda_evals.suites.tree import check_entries, read_tree, walk_files
+from garuda_evals.suites.tree import SKIPPED_FOLDERS, check_entries, read_tree, walk_files
 
 M = TypeVar("M", bound=BaseModel)
 
 SUITE_FILE = "suite.toml"
 TASK_FILE = "task.toml"
+SHARED_FOLDER = "shared"
 
 
 def _read_toml(path: Path, model: type[M]) -> M:
@@ -105,7 +106,7 @@ class FolderSuite(Suite):
     def tasks(self) -> list[Task]:
         """Every task folder (one holding task.toml), sorted by folder name."""
         if self._tasks is None:
-            shared = read_tree(self.root / "shared")
+            shared = read_tree(self.root / SHARED_FOLDER)
             folders = sorted(p.parent for p in self.root.glob(f"*/{TASK_FILE}"))
             if not folders:
                 raise FileFormatError(f"{self.root}: no task folders (each needs a {TASK_FILE})")
@@ -116,6 +117,22 @@ class FolderSuite(Suite):
             if duplicate:
                 raise FileFormatError(f"{self.root}: two tasks have the id '{duplicate}'")
         return self._tasks
+
+    def folders_without_manifest(self) -> list[Path]:
+        """Folders of the suite (not ``shared/``, hidden or ``__pycache__``) with no task.toml.
+
+        ``tasks()`` leaves them out; ``garuda suite check`` names each (a misspelled
+        ``task.toml`` would otherwise drop a task without a word).
+        """
+        return sorted(
+            path
+            for path in self.root.iterdir()
+            if path.is_dir()
+            and path.name != SHARED_FOLDER
+            and not path.name.startswith(".")
+            and path.name not in SKIPPED_FOLDERS
+            and not (path / TASK_FILE).is_file()
+        )
 
     def policy(self, task: Task, base: SandboxPolicy) -> SandboxPolicy:
         """Hide the suite's own folder: it holds every task's reference solution."""

@@ -5,6 +5,8 @@ the task as shipped (the noop agent's folder: it must FAIL) and ``repeat`` times
 reference solution (the oracle's: it must PASS each time). The problems, by name:
 
 - ``passes unsolved``: the check passes without the fix (it tests nothing the task asks);
+- ``no reference solution``: the task has none to apply (a folder task's ``solution/`` is
+  missing or empty), so nothing shows the task can be solved;
 - ``fails solved``: the reference solution fails;
 - ``flaky``: the reference solution passed some runs and failed others, or different tests
   passed from one run to the next;
@@ -41,8 +43,10 @@ from garuda_evals.judging.verdict import listed
 from garuda_evals.models.task import Task
 from garuda_evals.runner.check import Verdict
 from garuda_evals.suites.base import Suite
+from garuda_evals.suites.folder import TASK_FILE
 
 PASSES_UNSOLVED = "passes unsolved"
+NO_SOLUTION = "no reference solution"
 FAILS_SOLVED = "fails solved"
 FLAKY = "flaky"
 NO_EVIDENCE = "no test evidence"
@@ -81,6 +85,8 @@ class TaskSoundness:
         """``noop FAIL · oracle PASS 3/3 · 4 tests``."""
         passes = sum(verdict.passed for verdict in self.solved)
         noop = "PASS" if self.shipped.passed else "FAIL"
+        if not self.solved:
+            return f"noop {noop} · no reference solution"
         pins = "pinned" if self.pinned else "not pinned"
         held = f" · {self.held_out} held out, {self.canaries} canaries" if self.held_out else ""
         return (
@@ -196,6 +202,14 @@ def stale_pins(expected: list[str] | None, passed: tuple[str, ...]) -> str | Non
     )
 
 
+def _solution_place(task: Task) -> str:
+    """Where a task's reference solution belongs: a folder task's ``solution/`` folder."""
+    source = Path(task.source) if task.source else None
+    if source is not None and source.name == TASK_FILE:
+        return str(source.parent / "solution")
+    return f"task {task.id}'s solution"
+
+
 async def check_task(
     suite: Suite,
     task: Task,
@@ -214,15 +228,24 @@ async def check_task(
     except FileFormatError as error:
         failed = Verdict(False, str(error), None)
         return TaskSoundness(task.id, failed, (), (f"{CANNOT_JUDGE}: {error}",))
+    problems = []
+    if shipped.passed:
+        problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
+    if task.solution is None:
+        problems.append(f"{NO_SOLUTION}: {_solution_place(task)} is missing or empty")
+        return TaskSoundness(
+            task=task.id,
+            shipped=shipped,
+            solved=(),
+            problems=tuple(problems),
+            pinned=task.expected_tests is not None,
+        )
     solved: list[Verdict] = []
     for _ in range(repeat):
         solved.append(await self_test(suite, unpinned, solved=True, backend=backend, hidden=hidden))
     on_host = None
     if backend.kind == "os" and not any(verdict.passed for verdict in solved):
         on_host = await self_test(suite, unpinned, solved=True, backend=HostBackend())
-    problems = []
-    if shipped.passed:
-        problems.append(f"{PASSES_UNSOLVED}: the check passes without the reference solution")
     problems += _held_out_problems(task, shipped, tuple(solved))
     problems += _solved_problems(tuple(solved), on_host)
     passing = [verdict for verdict in solved if verdict.passed]

@@ -117,5 +117,5 @@ class SurefireCheckRunner(JUnitCheckRunner):
         return held_out_run(task.held_out.tests, task.held_out.canaries, taken, seed)
 
     def failure_summary(self, result: CommandResult) -> str:
-        """Surefire's count of failures and the first one, or the compiler's first error."""
+        """The compiler's first error, else Surefire's count of failures and the first one."""
         return maven_failure(result.output)

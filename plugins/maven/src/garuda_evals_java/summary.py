@@ -39,11 +39,15 @@ def _compile_error(lines: list[str]) -> str | None:
 
 
 def maven_failure(output: str) -> str:
-    """Failed tests (count and the first one), else a compile error, else Maven's first error."""
+    """A compile error, else failed tests (count and the first one), else Maven's first error.
+
+    A compile error comes first: it is why the build stopped, and test counts beside it
+    (another module's, with ``-fae``) would hide that.
+    """
     lines = _lines(output)
     if not lines:
         return NO_OUTPUT
-    found = _test_failures(lines) or _compile_error(lines)
+    found = _compile_error(lines) or _test_failures(lines)
     if found:
         return found
     errors = [line.removeprefix(ERROR_PREFIX) for line in lines if line.startswith(ERROR_PREFIX)]

@@ -52,10 +52,27 @@ def hidden_paths(paths: Iterable[Path | str]) -> list[Path]:
     return [path for path in (canonical(p) for p in paths) if can_hide(path)]
 
 
+def account_home() -> str:
+    """The account's home in the password database ("" when there is none).
+
+    Java takes ``user.home`` from there, not from HOME, so Maven reads its local repository
+    (``~/.m2``) under this folder whatever HOME says.
+    """
+    try:
+        import pwd
+    except ImportError:  # not a POSIX system
+        return ""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:  # a uid with no entry (some containers)
+        return ""
+
+
 def homes(env: Mapping[str, str]) -> list[Path]:
-    """The user's home and the HOME the command sees, when either is a real folder but ``/``."""
+    """The user's home, the account's home and the HOME the command sees: each that is a real
+    folder but ``/`` (its ``.m2`` is shown, the rest of it hidden)."""
     found: list[Path] = []
-    for raw in (os.path.expanduser("~"), env.get("HOME", "")):
+    for raw in (os.path.expanduser("~"), account_home(), env.get("HOME", "")):
         if not raw:
             continue
         home = canonical(raw)
