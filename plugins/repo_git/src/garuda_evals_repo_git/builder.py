@@ -22,6 +22,7 @@ from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
 from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
+from garuda_evals_repo_git.pycopies import refuse_package_copies
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.rounds import Rounds
@@ -83,8 +84,9 @@ class GitSuiteBuilder(SuiteBuilder):
         venvs = [d for d in deps if d in VENV_NAMES]
         probed = probe_project(root, sha, command, tree, venvs)
         refuse_own_installs(root, probed, venvs, "build the suite again")
-        check_safe_path(command, probed)
         roots = package_roots(tree, lambda path: read_text(root, sha, path))
+        refuse_package_copies(root, command, tree, roots, venvs, "build the suite again")
+        check_safe_path(command, probed)
         command = replace(command, plugins=probed.plugins, roots=roots)
         if command.kind == "go":
             modcache = go_env("GOMODCACHE") or ""
