@@ -22,7 +22,14 @@ import pytest
 
 from garuda_evals.errors import FileFormatError
 from garuda_evals.testing import check_runner_for, self_test
-from garuda_evals_repo_git.heldout import canary_values, targets, visible_text
+from garuda_evals_repo_git.heldout import (
+    Target,
+    canary_values,
+    literals,
+    targets,
+    unit_text,
+    visible_text,
+)
 from garuda_evals_repo_git.pyheldout import units
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.suitefile import SUITE_FILE
@@ -163,7 +170,8 @@ def test_a_third_of_the_new_tests_is_held_out_of_the_agents_copy(tally: Any) -> 
     count = _saved_task(tally, "count")
     assert count["heldOut"] is None, "one failing test: nothing can be held out"
     assert "which you do not see" not in count["prompt"]
-    assert re.search(r"held-out candidates [0-9a-f]{12}: 5 of 6 test\(s\)", tally.output)
+    # test_tax_many is parametrized; test_tax_zero writes its only numbers twice (tax(0) == 0)
+    assert re.search(r"held-out candidates [0-9a-f]{12}: 4 of 6 test\(s\)", tally.output)
     assert "Held out: 1 of 2 task(s) hold 2 test(s) out of the agent's copy" in tally.output
 
 
@@ -356,3 +364,21 @@ def test_the_true_value_is_smallest_middle_or_largest_as_often() -> None:
     assert all(900 < ranks[rank] < 1100 for rank in range(3)), ranks
     low, high = canary_values("2.50", random.Random(1))
     assert re.fullmatch(r"-?\d\.\d\d", low) and re.fullmatch(r"-?\d\.\d\d", high)
+
+
+def test_a_number_written_twice_in_the_file_is_not_changed() -> None:
+    """A docstring, a message or a constant that writes the expected value again would stay
+    as it is in the canaries and tell the true test from them."""
+    target = Target("tests.test_x::test_a", "tests/test_x.py", None, "test_a")
+    unit = 'def test_a():\n    """Gives 12."""\n    assert f(2.5) == 12\n'
+    assert [lit.text for lit in literals(unit, target)] == ["2.5"]
+    plain = "def test_a():\n    assert f(2.5) == 12, 'twelve'\n"
+    assert [lit.text for lit in literals(plain, target)] == ["12", "2.5"]
+    assert [lit.text for lit in literals(plain, target, "LIMIT = 12\n")] == ["2.5"]
+    assert [lit.text for lit in literals(plain, target, "LIMIT = 125\nX = 2.55\n")] == [
+        "12",
+        "2.5",
+    ]
+    method = "class TestA:\n    def test_a(self):\n        assert f(1) == 5, 'not 5'\n"
+    in_class = Target("tests.test_x.TestA::test_a", "tests/test_x.py", "TestA", "test_a")
+    assert [lit.text for lit in literals(unit_text(method, in_class), in_class)] == ["1"]

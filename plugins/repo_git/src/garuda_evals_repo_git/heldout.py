@@ -223,9 +223,20 @@ def _numbers(node: ast.AST) -> list[ast.Constant]:
     return [*first, *(n for n in found if n not in first)]
 
 
-def literals(unit: str, target: Target) -> list[_Literal]:
-    """The plain numbers (``150``, ``2.5``) asserted in the target's test, the likeliest
-    expected values first."""
+def _once(text: str, unit: str, target: Target, context: str) -> bool:
+    """Whether the number ``text`` is written once in the held-out file (``context``, the
+    preamble, then ``unit``; the test's name aside, which the judge replaces). A second
+    writing (a docstring, a message, a constant) would stay the same in the canaries and
+    tell the true value from theirs."""
+    unnamed = "".join(renamed(unit.splitlines(keepends=True), target.function, "x", "def"))
+    seen = f"{context}\n{unnamed}"
+    return len(re.findall(rf"(?<![\d.]){re.escape(text)}(?!\d|\.\d)", seen)) == 1
+
+
+def literals(unit: str, target: Target, context: str = "") -> list[_Literal]:
+    """The plain numbers (``150``, ``2.5``) asserted in the target's test and written
+    nowhere else in its file (``context``: the preamble), the likeliest expected values
+    first."""
     lines = unit.splitlines(keepends=True)
     tree = ast.parse(unit)
     test = tree.body[0]
@@ -244,7 +255,8 @@ def literals(unit: str, target: Target) -> list[_Literal]:
             before = lines[constant.lineno - 1].encode()[: constant.col_offset].rstrip()
             key = (constant.lineno, constant.col_offset)
             # After a sign, a value drawn below zero would read "--3": a give-away.
-            if NUMBER.match(text) and not before.endswith((b"-", b"+")) and key not in seen:
+            fits = NUMBER.match(text) and _once(text, unit, target, context)
+            if fits and not before.endswith((b"-", b"+")) and key not in seen:
                 seen.add(key)
                 found.append(
                     _Literal(constant.lineno, constant.col_offset, constant.end_col_offset, text)
@@ -283,9 +295,12 @@ def canary_text(unit: str, literal: _Literal, value: str, target: Target, name: 
     return "".join(renamed(lines, target.function, name, "def"))
 
 
-def canary_sets(unit: str, target: Target, rng: random.Random) -> Iterator[list[str]]:
-    """Up to ``LITERALS`` pairs of canaries, each pair changing one number of the test."""
-    for index, literal in enumerate(literals(unit, target)[:LITERALS]):
+def canary_sets(
+    unit: str, target: Target, rng: random.Random, context: str = ""
+) -> Iterator[list[str]]:
+    """Up to ``LITERALS`` pairs of canaries, each pair changing one number of the test
+    (``context``: the preamble the judge writes before it)."""
+    for index, literal in enumerate(literals(unit, target, context)[:LITERALS]):
         texts = [
             canary_text(unit, literal, value, target, f"{target.function}__canary_{index}_{n}")
             for n, value in enumerate(canary_values(literal.text, rng), 1)

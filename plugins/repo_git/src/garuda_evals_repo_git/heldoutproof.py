@@ -48,8 +48,9 @@ class _Tried:
 def _tried(candidate: Candidate, found: list[Target], rng: random.Random) -> list[_Tried]:
     tried = []
     for target in found[:MAX_TRIED]:
-        unit = unit_text(candidate.test_files[target.path], target)
-        pairs = list(canary_sets(unit, target, rng))
+        text = candidate.test_files[target.path]
+        unit = unit_text(text, target)
+        pairs = list(canary_sets(unit, target, rng, preamble(text, target.path)))
         if pairs:
             tried.append(_Tried(target, unit, pairs))
     return tried
