@@ -375,7 +375,8 @@ def test_a_number_written_twice_in_the_file_is_not_changed() -> None:
     plain = "def test_a():\n    assert f(2.5) == 12, 'twelve'\n"
     assert [lit.text for lit in literals(plain, target)] == ["12", "2.5"]
     assert [lit.text for lit in literals(plain, target, "LIMIT = 12\n")] == ["2.5"]
-    assert [lit.text for lit in literals(plain, target, "LIMIT = 125\nX = 2.55\n")] == [
+    other_numbers = "LIMIT = 125\nX = 2.55\nfrom m import f12\n"
+    assert [lit.text for lit in literals(plain, target, other_numbers)] == [
         "12",
         "2.5",
     ]

@@ -230,7 +230,7 @@ def _once(text: str, unit: str, target: Target, context: str) -> bool:
     tell the true value from theirs."""
     unnamed = "".join(renamed(unit.splitlines(keepends=True), target.function, "x", "def"))
     seen = f"{context}\n{unnamed}"
-    return len(re.findall(rf"(?<![\d.]){re.escape(text)}(?!\d|\.\d)", seen)) == 1
+    return len(re.findall(rf"(?<![\w.]){re.escape(text)}(?!\d|\.\d)", seen)) == 1
 
 
 def literals(unit: str, target: Target, context: str = "") -> list[_Literal]:
