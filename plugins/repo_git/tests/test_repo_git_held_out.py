@@ -22,14 +22,8 @@ import pytest
 
 from garuda_evals.errors import FileFormatError
 from garuda_evals.testing import check_runner_for, self_test
-from garuda_evals_repo_git.heldout import (
-    Target,
-    canary_values,
-    literals,
-    targets,
-    unit_text,
-    visible_text,
-)
+from garuda_evals_repo_git.heldcanaries import canary_values, literals
+from garuda_evals_repo_git.heldout import Target, targets, unit_text, visible_text
 from garuda_evals_repo_git.pyheldout import units
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.suitefile import SUITE_FILE

@@ -20,12 +20,11 @@ from pathlib import Path
 from garuda_evals_repo_git.cache import HeldOutTest, Verdict
 from garuda_evals_repo_git.canaries import rootdir_prefix
 from garuda_evals_repo_git.gitcmd import read_text
+from garuda_evals_repo_git.heldcanaries import canary_sets, final_canaries
 from garuda_evals_repo_git.heldout import (
     MIN_FAILING,
     Target,
-    canary_sets,
     failing_functions,
-    final_canaries,
     joined,
     targets,
     unit_text,
