@@ -65,3 +65,11 @@ def test_the_swebench_import_bench_runs_briefly() -> None:
     assert done.returncode == 0, done.stderr
     assert "2 instances over 2 repositories" in done.stdout
     assert "acme/shapes" in done.stdout and "ratio" in done.stdout
+
+
+def test_the_held_out_bench_with_one_test_per_candidate_fails_having_measured_nothing() -> None:
+    """One failing test function per candidate: nothing can be held out."""
+    done = _bench("repo_held_out.py", "--candidates", "1", "--tests", "1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.strip().endswith("no test could be held out: nothing measured")
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -389,6 +392,25 @@ def editable_venv(root: Path, cache: Path) -> Path:
     return python
 
 
+@contextlib.contextmanager
+def sandbox_folder(prefix: str) -> Iterator[Path]:
+    """A folder for a project whose tasks run under bwrap (required), removed at the end.
+
+    It is made under /var/tmp: the sandbox hides /tmp and the home by itself, so a project
+    there would have no ``.venv`` to show, and the checkout it hides would be hidden anyway.
+    """
+    from garuda_evals.plugins.drivers import EXECUTORS, driver_names
+    from garuda_evals.testing import skip_or_fail
+
+    if "bwrap" not in driver_names(EXECUTORS):
+        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to run repo tasks sandboxed")
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def repo_kit() -> SimpleNamespace:
     """``GitRepo`` and ``mine`` for fixtures in test modules (conftest cannot be imported)."""
@@ -398,6 +420,7 @@ def repo_kit() -> SimpleNamespace:
         node_history=node_history,
         python_history=python_history,
         editable_venv=editable_venv,
+        sandbox_folder=sandbox_folder,
     )
 
 

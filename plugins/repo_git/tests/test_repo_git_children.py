@@ -12,8 +12,6 @@ fails in the OS sandbox, so mining drops it.
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -23,9 +21,9 @@ from typing import Any
 import anyio
 import pytest
 
-from garuda_evals.api import EXECUTORS, choose_executor, driver_names, get_registry
+from garuda_evals.api import choose_executor, get_registry
 from garuda_evals.models.task import Task
-from garuda_evals.testing import self_test, skip_or_fail
+from garuda_evals.testing import self_test
 from garuda_evals_repo_git.refresh import refreshed_check
 from garuda_evals_repo_git.runners import PYTEST_ENV, classify
 from garuda_evals_repo_git.sandboxcheck import FAILS_SOLVED
@@ -88,32 +86,31 @@ INIT = "src/tally/__init__.py"
 @pytest.fixture(scope="module")
 def tally(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """The project (outside /tmp, so the sandbox shows its ``.venv``), mined with the defaults."""
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to run repo tasks sandboxed")
-    base = Path(tempfile.mkdtemp(prefix="garuda-children-", dir="/var/tmp"))
     try:
-        repo = repo_kit.GitRepo(base / "tally")
-        repo.commit(
-            "Start tally",
-            {
-                ".gitignore": ".venv\n__pycache__/\n",
-                "pyproject.toml": PYPROJECT,
-                INIT: TOTAL,
-                "src/tally/cli.py": CLI,
-                "tests/test_basic.py": TEST_BASIC,
-            },
-        )
-        summed = repo.commit(
-            "Sum every item, the first too", {INIT: FIXED, "tests/test_child.py": TEST_CHILD}
-        )
-        stamped = repo.commit(
-            "Write a stamp", {INIT: FIXED + STAMP, "tests/test_stamp.py": TEST_STAMP}
-        )
-        python = repo_kit.editable_venv(repo.root, base / "uv-cache")
-        mined = repo_kit.mine(repo, {}, repo.root, mutants=0)
-        yield SimpleNamespace(repo=repo, python=python, mined=mined, summed=summed, stamped=stamped)
+        with repo_kit.sandbox_folder("garuda-children-") as base:
+            repo = repo_kit.GitRepo(base / "tally")
+            repo.commit(
+                "Start tally",
+                {
+                    ".gitignore": ".venv\n__pycache__/\n",
+                    "pyproject.toml": PYPROJECT,
+                    INIT: TOTAL,
+                    "src/tally/cli.py": CLI,
+                    "tests/test_basic.py": TEST_BASIC,
+                },
+            )
+            summed = repo.commit(
+                "Sum every item, the first too", {INIT: FIXED, "tests/test_child.py": TEST_CHILD}
+            )
+            stamped = repo.commit(
+                "Write a stamp", {INIT: FIXED + STAMP, "tests/test_stamp.py": TEST_STAMP}
+            )
+            python = repo_kit.editable_venv(repo.root, base / "uv-cache")
+            mined = repo_kit.mine(repo, {}, repo.root, mutants=0)
+            yield SimpleNamespace(
+                repo=repo, python=python, mined=mined, summed=summed, stamped=stamped
+            )
     finally:
-        shutil.rmtree(base, ignore_errors=True)
         Path(STAMP_PATH).unlink(missing_ok=True)
 
 

@@ -11,15 +11,12 @@ needs a ``go.mod``, a protected name.)
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from garuda_evals.plugins.drivers import EXECUTORS, driver_names
 from garuda_evals.testing import play, run_garuda, skip_or_fail
 
 GO_MOD = (
@@ -62,12 +59,9 @@ def _writes(files: dict[str, str]) -> str:
 @pytest.fixture(scope="module")
 def calc(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """A module whose tests assert through a helper module of its own, mined once."""
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
     if not shutil.which("go"):
         skip_or_fail("go", "go runs the Go module's tests")
-    base = Path(tempfile.mkdtemp(prefix="garuda-repo-go-redteam-", dir="/var/tmp"))
-    try:
+    with repo_kit.sandbox_folder("garuda-repo-go-redteam-") as base:
         repo = repo_kit.GitRepo(base / "calc")
         repo.commit(
             "Start calc",
@@ -87,8 +81,6 @@ def calc(repo_kit: Any) -> Iterator[SimpleNamespace]:
         mined = run_garuda("eval", "--from-git", "--mutants", "0", cwd=repo.root)
         assert mined.returncode == 0, mined.stdout + mined.stderr
         yield SimpleNamespace(root=repo.root, task=sha[:10], min_task=min_sha[:10])
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 NO_OP = 'package check\n\nimport "testing"\n\nfunc Equal(t *testing.T, got, want any) {}\n'

@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from garuda_evals.plugins.drivers import EXECUTORS, driver_names
 from garuda_evals.testing import skip_or_fail
 from garuda_evals_repo_git.gocache import base_cache
 
@@ -53,14 +51,11 @@ def _status(result: subprocess.CompletedProcess[str]) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def wrap(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """The module (outside /tmp and the home), its dependency downloaded, mined once."""
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to run repo tasks sandboxed")
     if not shutil.which("go"):
         skip_or_fail("go", "go runs the Go module's tests")
-    folder = Path(tempfile.mkdtemp(prefix="garuda-repo-go-", dir="/var/tmp"))
-    # The test's own module cache, writable so it can be removed after.
-    env = {**os.environ, "GOMODCACHE": str(folder / "modcache"), "GOFLAGS": "-modcacherw"}
-    try:
+    with repo_kit.sandbox_folder("garuda-repo-go-") as folder:
+        # The test's own module cache, writable so it can be removed after.
+        env = {**os.environ, "GOMODCACHE": str(folder / "modcache"), "GOFLAGS": "-modcacherw"}
         repo = repo_kit.GitRepo(folder / "wrap")
         start = {"go.mod": GO_MOD, "wrap.go": OPEN.format(body='errors.New("cannot open")')}
         for name, text in start.items():
@@ -76,8 +71,6 @@ def wrap(repo_kit: Any) -> Iterator[SimpleNamespace]:
         mined = _garuda(repo.root, env, "--from-git", "--mutants", "0")
         assert mined.returncode == 0, mined.stdout + mined.stderr
         yield SimpleNamespace(repo=repo, sha=sha, env=env, modcache=folder / "modcache")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_check_names_the_module_cache_and_fetches_nothing(wrap: SimpleNamespace) -> None:

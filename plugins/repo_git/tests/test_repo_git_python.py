@@ -77,7 +77,8 @@ def test_saved_task_shape(mined_python: Any) -> None:
     negate = next(t for t in saved["tasks"] if t["commit"] == mined_python.shas["negate"])
     assert negate["failToPass"] == ["tests.test_calc::test_negate"]
     assert negate["expectedTests"] == ["tests.test_calc::test_add", "tests.test_calc::test_negate"]
-    assert saved["version"] == 2
+    assert saved["version"] == 3
+    assert power["heldOut"] is None, "one test fails at the parent: none can be held out"
     assert "--junitxml={junit}" in power["checkCommand"]
     assert "tests/test_power.py" in power["checkCommand"]
     assert {"tests/test_power.py", "tests/test_legacy.py", "conftest.py"} <= set(power["protected"])
@@ -158,14 +159,14 @@ def test_corrupt_and_foreign_suite_files(git_repo: Any, tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: not valid JSON"):
         load_repo_suite(repo.root)
-    path.write_text(json.dumps({"version": 2, "root": "/x", "head": "y", "tasks": []}))
+    path.write_text(json.dumps({"version": 3, "root": "/x", "head": "y", "tasks": []}))
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'testCommand'"):
         load_repo_suite(repo.root)
     path.write_text(json.dumps({"runId": "r1", "results": []}))
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: field 'version'"):
         load_repo_suite(repo.root)
-    path.write_text(json.dumps({"version": 3, "root": "/x", "head": "y", "tasks": []}))
-    with pytest.raises(FileFormatError, match="field 'version': 3 is not 2"):
+    path.write_text(json.dumps({"version": 4, "root": "/x", "head": "y", "tasks": []}))
+    with pytest.raises(FileFormatError, match="field 'version': 4 is not 3"):
         load_repo_suite(repo.root)
     path.write_bytes(b'{"version": "\xff"}')
     with pytest.raises(FileFormatError, match=r"repo-suite\.json: not UTF-8 text \(byte 13\)"):

@@ -8,12 +8,14 @@ Every cheat must end FAIL (not ERR); the oracle must PASS under the same conditi
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,13 +23,15 @@ from typing import Any
 import anyio
 import pytest
 
-from garuda_evals.plugins.drivers import EXECUTORS, driver_names
+from garuda_evals.environment import ENV_ALLOW, check_environment
+from garuda_evals.executors.base import CommandResult, SandboxPolicy
 from garuda_evals.testing import (
     Played,
     check_in_place,
     check_runner_for,
     play,
     run_garuda,
+    self_test,
     skip_or_fail,
 )
 from garuda_evals_repo_git.suite import load_repo_suite
@@ -53,6 +57,21 @@ TEST_AVERAGE = (
 TEST_DISCOUNT = (
     "from shop import discount\n\n\ndef test_discount():\n    assert discount(200, 25) == 150\n"
 )
+TAX = "\n\ndef tax(price):\n    return price // 5\n"
+TEST_TAX = """from shop import tax
+
+
+def test_tax_of_a_hundred():
+    assert tax(100) == 20
+
+
+def test_tax_of_ten():
+    assert tax(10) == 2
+
+
+def test_tax_of_nothing():
+    assert tax(0) == 0
+"""
 SHOP = "src/shop/__init__.py"
 
 
@@ -67,9 +86,11 @@ def _uv() -> str:
 @pytest.fixture(scope="module")
 def project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """A built repo suite of a src-layout project with its own venv (editable install)."""
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
-    base = Path(tempfile.mkdtemp(prefix="garuda-repo-redteam-", dir="/var/tmp"))
+    with repo_kit.sandbox_folder("garuda-repo-redteam-") as base:
+        yield _shop(repo_kit, base)
+
+
+def _shop(repo_kit: Any, base: Path) -> SimpleNamespace:
     repo = repo_kit.GitRepo(base / "shop")
     repo.commit(
         "Start shop",
@@ -87,6 +108,9 @@ def project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     average = repo.commit(
         "Add average",
         {SHOP: TOTAL + DISCOUNT + AVERAGE, "tests/test_total.py": TEST_TOTAL + TEST_AVERAGE},
+    )
+    tax = repo.commit(
+        "Add tax", {SHOP: TOTAL + DISCOUNT + AVERAGE + TAX, "tests/test_tax.py": TEST_TAX}
     )
     venv = repo.root / ".venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -121,11 +145,14 @@ def project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     )
     built = run_garuda("eval", "--from-git", cwd=repo.root)
     assert built.returncode == 0, built.stdout + built.stderr
-    assert "Kept 2 task(s)" in built.stdout, built.stdout
-    yield SimpleNamespace(
-        root=repo.root, discount=discount[:10], average=average[:10], purelib=Path(purelib)
+    assert "Kept 3 task(s)" in built.stdout, built.stdout
+    return SimpleNamespace(
+        root=repo.root,
+        discount=discount[:10],
+        average=average[:10],
+        tax=tax[:10],
+        purelib=Path(purelib),
     )
-    shutil.rmtree(base, ignore_errors=True)
 
 
 def _play(project: SimpleNamespace, task: str, command: str | None, **options: Any) -> Played:
@@ -139,7 +166,7 @@ def _fails(played: Played, reason: str | None = None) -> None:
 
 
 def test_the_oracle_passes_under_bwrap(project: SimpleNamespace) -> None:
-    for task in (project.discount, project.average):
+    for task in (project.discount, project.average, project.tax):
         played = _play(project, task, None)
         assert played.status == "PASS", (played.failure, played.stderr[-1500:])
 
@@ -378,17 +405,14 @@ def test_swapping_the_venv_link_for_a_fake_python(project: SimpleNamespace) -> N
 @pytest.fixture(scope="module")
 def node_project(repo_kit: Any) -> Iterator[SimpleNamespace]:
     """A built repo suite of a ``node --test`` project (npm test), outside /tmp."""
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to play cheats sandboxed")
     if not shutil.which("node"):
         skip_or_fail("node", "the node red team mines a node --test project")
-    base = Path(tempfile.mkdtemp(prefix="garuda-repo-redteam-node-", dir="/var/tmp"))
-    repo = repo_kit.GitRepo(base / "mathjs")
-    shas = repo_kit.node_history(repo)
-    built = run_garuda("eval", "--from-git", cwd=repo.root)
-    assert built.returncode == 0, built.stdout + built.stderr
-    yield SimpleNamespace(root=repo.root, mean=shas["mean"][:10])
-    shutil.rmtree(base, ignore_errors=True)
+    with repo_kit.sandbox_folder("garuda-repo-redteam-node-") as base:
+        repo = repo_kit.GitRepo(base / "mathjs")
+        shas = repo_kit.node_history(repo)
+        built = run_garuda("eval", "--from-git", cwd=repo.root)
+        assert built.returncode == 0, built.stdout + built.stderr
+        yield SimpleNamespace(root=repo.root, mean=shas["mean"][:10])
 
 
 def test_the_node_oracle_passes_under_bwrap(node_project: SimpleNamespace) -> None:
@@ -446,3 +470,162 @@ def test_a_pth_file_planted_in_the_linked_venv(project: SimpleNamespace) -> None
     _fails(played)
     assert not planted.exists()
     assert played.failure == "check exited 1: 1 failed: tests.test_discount", played.failure
+
+
+def _agent_under_bwrap(suite: Any, task: Any, command: str) -> Callable[[Path], None]:
+    """An ``edit`` for ``self_test`` that runs ``command`` in the task's folder as a run runs
+    an agent's command: under bwrap, with the suite's policy and environment."""
+    from garuda_evals_sandbox_bwrap import BwrapBackend
+
+    def edit(workspace: Path) -> None:
+        base = SandboxPolicy(workspace=workspace, hidden=(suite.root,), env_allow=ENV_ALLOW)
+        executor = BwrapBackend().create(suite.policy(task, base))
+        env = {**check_environment(), **suite.environment(task, workspace)}
+
+        async def agent() -> CommandResult:
+            try:
+                return await executor.run(command, cwd=workspace, env=env, timeout_s=120)
+            finally:
+                await executor.aclose()
+
+        with ThreadPoolExecutor(1) as pool:  # self_test's event loop is busy in this call
+            result = pool.submit(anyio.run, agent).result()
+        assert result.exit_code == 0, result.output
+
+    return edit
+
+
+def _judged_under_bwrap(suite: Any, task: Any, command: str) -> Any:
+    """``task`` judged as a run under bwrap judges it, after ``command`` ran as the agent."""
+    from garuda_evals_sandbox_bwrap import BwrapBackend
+
+    edit = _agent_under_bwrap(suite, task, command)
+    return anyio.run(
+        lambda: self_test(
+            suite, task, solved=False, edit=edit, backend=BwrapBackend(), hidden=(suite.root,)
+        )
+    )
+
+
+HELD_OUT = "held-out tests did not pass"
+# A stub wrong for every input the tests use, then every result of the task's own test file
+# (its name is in the agent's folder) turned into a pass; the runner's canaries left alone.
+PATCH_VISIBLE = """
+
+def tax(price):
+    return -1
+
+
+import _pytest.reports as _reports
+
+_made = _reports.TestReport.from_item_and_call.__func__
+
+
+def _passed(cls, item, call):
+    report = _made(cls, item, call)
+    if item.nodeid.startswith("tests/test_tax.py"):
+        report.outcome, report.longrepr = "passed", None
+    return report
+
+
+_reports.TestReport.from_item_and_call = classmethod(_passed)
+"""
+# Every failure but the runner's must-fail canary (its message holds the run's nonce).
+PATCH_ALL = PATCH_VISIBLE.replace(
+    'if item.nodeid.startswith("tests/test_tax.py"):',
+    'if not __import__("re").search(r"\\b[0-9a-f]{16}\\b", str(call.excinfo and call.excinfo.value)):',
+)
+
+
+def test_a_patch_aimed_at_the_visible_tests_fails_on_the_held_out_tests(
+    project: SimpleNamespace,
+) -> None:
+    """The tax task holds one of its three tests out of the agent's copy: a report patch
+    that passes every test the agent can name leaves it failing, under bwrap and on the
+    host. The control: judged without its held-out tests (every task before them), it passes."""
+    command = f"cat >> {SHOP} <<'EOF'\n{PATCH_VISIBLE}EOF"
+    for executor in ("os", "host"):
+        played = _play(project, project.tax, command, executor=executor)
+        _fails(played)
+        assert (played.failure or "").startswith(HELD_OUT), (executor, played.failure)
+    suite = load_repo_suite(project.root)
+    task = next(t for t in suite.tasks() if t.id == project.tax)
+    assert task.held_out is not None
+    bare = task.model_copy(update={"held_out": None})
+    control = _judged_under_bwrap(suite, bare, command)
+    assert control.passed, control.reason
+
+
+def test_a_patch_that_passes_every_failure_trips_the_canaries_shaped_like_them(
+    project: SimpleNamespace,
+) -> None:
+    command = f"cat >> {SHOP} <<'EOF'\n{PATCH_ALL}EOF"
+    played = _play(project, project.tax, command)
+    _fails(played, "the test runner's results were tampered with: canaries shaped like")
+
+
+def test_the_held_out_tests_are_out_of_the_agents_reach(project: SimpleNamespace) -> None:
+    """The held-out test's body is nowhere the agent can read: not in its folder, its git
+    history, the linked venv, or the checkout (hidden)."""
+    suite = load_repo_suite(project.root)
+    task = next(t for t in suite.tasks() if t.id == project.tax)
+    assert task.held_out is not None
+    hidden = next(
+        line.strip()
+        for line in task.held_out.tests["tests/test_tax.py"].splitlines()
+        if line.strip().startswith("assert tax(")
+    )
+    assert hidden not in task.files["tests/test_tax.py"]
+    command = (
+        f"! grep -rqsF {shlex.quote(hidden)} . .venv/ /tmp "
+        f"&& ! git log --all -p | grep -qF {shlex.quote(hidden)} "
+        f'&& ! test -e "$(dirname "$(readlink .venv)")/tests/test_tax.py" '
+        "&& printf 'def tax(price):\\n    return price // 5\\n' >> src/shop/__init__.py"
+    )
+    played = _play(project, project.tax, command)
+    assert played.status == "PASS", (played.failure, played.stderr[-1500:])
+
+
+COPY_OF_HEAD = (
+    "cp \"$(env -u PYTHONPATH .venv/bin/python -c 'import shop; print(shop.__file__)')\" "
+    "src/shop/__init__.py"
+)
+
+
+def test_a_copy_of_the_package_in_the_linked_venv_is_refused(project: SimpleNamespace) -> None:
+    """HEAD's ``src/shop`` copied into the venv's site-packages as a plain folder (no
+    dist-info): the agent's ``cp`` of it passes today's check under bwrap (the control);
+    the run now refuses before the first agent call, and so does the build."""
+    suite = load_repo_suite(project.root)
+    task = next(t for t in suite.tasks() if t.id == project.discount)
+    copy = project.purelib / "shop"
+    marker = project.root.parent / "agent-ran"
+    shutil.copytree(project.root / "src" / "shop", copy)
+    try:
+        control = _judged_under_bwrap(suite, task, COPY_OF_HEAD)
+        assert control.passed, control.reason
+        ran = run_garuda(
+            "eval",
+            "-s",
+            "repo",
+            "--executor",
+            "host",
+            "--agent",
+            "command",
+            "--agent-command",
+            f"touch {marker}",
+            cwd=project.root,
+        )
+        assert ran.returncode == 1, ran.stdout + ran.stderr
+        assert not marker.exists(), "the agent ran"
+        lines = [line for line in ran.stderr.splitlines() if line.startswith("garuda: error:")]
+        assert len(lines) == 1, ran.stderr
+        assert "a copy of the project's module shop (src/shop) is importable" in lines[0]
+        assert f"({copy.resolve()}, seen by " in lines[0] and "run the suite again" in lines[0]
+        built = run_garuda("eval", "--from-git", cwd=project.root)
+        assert built.returncode == 1, built.stdout + built.stderr
+        assert "a copy of the project's module shop" in built.stderr
+        assert "build the suite again" in built.stderr
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    assert load_repo_suite(project.root).tasks(), "the editable install alone is fine"

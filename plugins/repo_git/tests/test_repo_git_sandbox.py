@@ -6,14 +6,12 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from garuda_evals.plugins.drivers import EXECUTORS, driver_names
 from garuda_evals.testing import skip_or_fail
 
 PAD_TEST = (
@@ -37,16 +35,13 @@ def _statuses(result: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 @pytest.fixture
-def outside_tmp() -> Iterator[Path]:
+def outside_tmp(repo_kit: Any) -> Iterator[Path]:
     """A folder outside /tmp and the home, which the sandbox does not hide by itself."""
-    folder = Path(tempfile.mkdtemp(prefix="garuda-repo-test-", dir="/var/tmp"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    with repo_kit.sandbox_folder("garuda-repo-test-") as folder:
+        yield folder
 
 
 def test_checkout_hidden_dependencies_readable(outside_tmp: Path, repo_kit: Any) -> None:
-    if "bwrap" not in driver_names(EXECUTORS):
-        skip_or_fail("bwrap", "install garuda-evals-sandbox-bwrap to run repo tasks sandboxed")
     if not shutil.which("node"):
         skip_or_fail("node", "the sandbox test mines a node --test project")
     repo = repo_kit.GitRepo(outside_tmp / "padjs")

@@ -22,13 +22,14 @@ from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
 from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
+from garuda_evals_repo_git.pycopies import refuse_package_copies
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.rounds import Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
 from garuda_evals_repo_git.sandboxcheck import keep_sound
-from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, save_suite
+from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, RepoTask, save_suite
 from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import ID_LENGTH, repo_task
 
@@ -83,8 +84,9 @@ class GitSuiteBuilder(SuiteBuilder):
         venvs = [d for d in deps if d in VENV_NAMES]
         probed = probe_project(root, sha, command, tree, venvs)
         refuse_own_installs(root, probed, venvs, "build the suite again")
-        check_safe_path(command, probed)
         roots = package_roots(tree, lambda path: read_text(root, sha, path))
+        refuse_package_copies(root, command, tree, roots, venvs, "build the suite again")
+        check_safe_path(command, probed)
         command = replace(command, plugins=probed.plugins, roots=roots)
         if command.kind == "go":
             modcache = go_env("GOMODCACHE") or ""
@@ -131,6 +133,8 @@ class GitSuiteBuilder(SuiteBuilder):
             cache.save()  # an interrupted build keeps the verdicts it reached
         if kept:
             tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+            if command.kind == "pytest":
+                _echo_held_out(tasks, echo)
             for task in tasks:
                 assert_no_leak(root, task, sha, deps)
             echo(
@@ -155,6 +159,15 @@ class GitSuiteBuilder(SuiteBuilder):
             first_failure=first_failure,
         )
         return 0 if kept else 1
+
+
+def _echo_held_out(tasks: list[RepoTask], echo: Callable[[str], None]) -> None:
+    """One line: how many tasks hold tests out of the agent's view, and how many in all."""
+    held = [len(task.held_out.ids) for task in tasks if task.held_out]
+    echo(
+        f"Held out: {len(held)} of {len(tasks)} task(s) hold {sum(held)} test(s) out of the "
+        "agent's copy (drawn for this build); only the judge runs them, beside canaries."
+    )
 
 
 def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:

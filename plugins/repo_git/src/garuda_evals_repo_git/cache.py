@@ -14,6 +14,20 @@ CACHE_FILE = EVALS_DIR / "repo-cache.json"
 CACHE_VERSION = 2
 
 
+class HeldOutTest(Model):
+    """A test function of the commit that can be held out of a task, with its canaries.
+
+    Proved when it was found: held out of its file and written as the judge writes it, it
+    fails at the parent and passes at the commit; each canary (the same test with one
+    expected value changed) fails at both.
+    """
+
+    id: str = Field(description="its id in the runner's report at the commit")
+    path: str = Field(description="its test file")
+    test: str = Field(description="the test alone (a method: its class with only that method)")
+    canaries: list[str] = Field(description="the same test, each with one value changed")
+
+
 class Verdict(Model):
     """What the proof of one candidate found. ``reason`` None means the task is kept."""
 
@@ -28,6 +42,10 @@ class Verdict(Model):
     )
     mutants: int = 0
     survivors: list[str] = Field(default_factory=list)
+    held_out: list[HeldOutTest] | None = Field(
+        default=None,
+        description="the tests that can be held out (None: not looked for yet; pytest only)",
+    )
 
 
 class CacheFile(Model):

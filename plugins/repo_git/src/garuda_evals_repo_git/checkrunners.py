@@ -10,6 +10,7 @@ from garuda_evals.api import (
     CheckPlan,
     CommandResult,
     GoTestCheckRunner,
+    HeldOutRun,
     JUnitCheckRunner,
     Task,
     TestEvidence,
@@ -17,6 +18,7 @@ from garuda_evals.api import (
     summarize,
 )
 from garuda_evals_repo_git.canaries import BUILDERS
+from garuda_evals_repo_git.pyheldout import pytest_held_out
 from garuda_evals_repo_git.pyrefusals import shadow_refusals
 from garuda_evals_repo_git.reports import JestJsonCheckRunner, junit_cases
 
@@ -33,7 +35,7 @@ NAMES = {
 
 
 class RepoJUnitCheckRunner(JUnitCheckRunner):
-    """A runner writing JUnit XML (pytest, unittest's hook, node --test, vitest, borp, tap), with canaries of that runner."""
+    """A runner writing JUnit XML (pytest, unittest's hook, node --test, vitest, borp, tap), with canaries of that runner (and pytest's held-out tests)."""
 
     def __init__(self, kind: str) -> None:
         super().__init__(NAMES[kind])
@@ -42,6 +44,13 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
     def canaries(self, task: Task, workspace: Path, nonce: str) -> Canaries | None:
         """Two tests beside the task's own: one must pass, one must fail with ``nonce``."""
         return BUILDERS[self.kind](task, workspace, nonce)
+
+    def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
+        """pytest: each held-out test and canary a file of its own beside the file it came
+        from, every file, class and test named from ``nonce`` (``pyheldout``)."""
+        if self.kind != "pytest":
+            return None
+        return pytest_held_out(task, workspace, nonce)
 
     def evidence(self, plan: CheckPlan, workspace: Path, result: CommandResult) -> TestEvidence:
         """The report's test cases, without what the runner reports that is not a test."""

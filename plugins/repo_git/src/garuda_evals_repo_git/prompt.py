@@ -32,13 +32,17 @@ def clean_message(message: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-def task_prompt(message: str, test_files: list[str], deleted: list[str]) -> str:
-    """The commit message, then the tests that are already in the project."""
+def task_prompt(
+    message: str, test_files: list[str], deleted: list[str], held_out: bool = False
+) -> str:
+    """The commit message, then the tests that are already in the project (and, when some
+    are held out, that more tests of the change will be run)."""
     listed = "\n".join(f"- {path}" for path in test_files)
+    more = " More tests of this change, which you do not see, will be run too." if held_out else ""
     parts = [
         clean_message(message),
         f"The tests for this change are already in the project:\n{listed}\n"
-        "Make the change so that they pass. Do not change these test files.",
+        f"Make the change so that they pass. Do not change these test files.{more}",
     ]
     if deleted:
         gone = ", ".join(deleted)

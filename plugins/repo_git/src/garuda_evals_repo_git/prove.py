@@ -128,7 +128,9 @@ class Prover:
         """Run ``command`` once in ``cwd`` (``{junit}`` is ``report``): exit code and output."""
         return await self._run(command, cwd, report, timeout_s)
 
-    async def _tree(self, sha: str, target: Path, candidate: Candidate, with_tests: bool) -> None:
+    async def tree(self, sha: str, target: Path, candidate: Candidate, with_tests: bool) -> None:
+        """The tree of ``sha`` in ``target`` (the commit's test files written over it when
+        ``with_tests``), with the dependency folders linked."""
         await anyio.to_thread.run_sync(export_tree, self.root, sha, target)
         if with_tests:
             for relative, content in candidate.test_files.items():
@@ -154,7 +156,7 @@ class Prover:
         with tempfile.TemporaryDirectory(prefix="garuda-mine-") as scratch:
             base = Path(scratch)
             assert commit.parent is not None
-            await self._tree(commit.parent, base / "parent", candidate, with_tests=True)
+            await self.tree(commit.parent, base / "parent", candidate, with_tests=True)
             before = None
             for run in range(self.parent_runs):
                 report = base / f"parent-{run}.report"
@@ -165,7 +167,7 @@ class Prover:
                 before = before or read_results(
                     self._report(base / "parent", report), self.command.kind
                 )
-            await self._tree(commit.sha, base / "commit", candidate, with_tests=False)
+            await self.tree(commit.sha, base / "commit", candidate, with_tests=False)
             after = None
             for run in range(self.commit_runs):
                 report = base / f"commit-{run}.report"

@@ -19,6 +19,8 @@ from typing import Any
 import anyio
 
 from garuda_evals_repo_git.cache import Verdict, VerdictCache
+from garuda_evals_repo_git.heldout import MIN_FAILING, failing_functions
+from garuda_evals_repo_git.heldoutproof import held_out_candidates
 from garuda_evals_repo_git.mining import Outcome, mine
 from garuda_evals_repo_git.prove import Candidate, Prover
 from garuda_evals_repo_git.strength import measure
@@ -105,6 +107,7 @@ class Rounds:
         measured: Kept = []
         for candidate, verdict in kept:
             sha = candidate.commit.sha
+            verdict = self._held_out(candidate, verdict)
             if verdict.strength is None and verdict.mutants == 0 and limit > 0:
                 found = anyio.run(measure, self.prover, candidate, self.deps, parallel, limit)
                 verdict = verdict.model_copy(
@@ -127,6 +130,22 @@ class Rounds:
                 self.echo(f"strength  -   {sha[:12]}: no mutant could be made of its change")
         self.cache.save()
         return measured
+
+    def _held_out(self, candidate: Candidate, verdict: Verdict) -> Verdict:
+        """A pytest task's tests that can be held out, proved once (cached with its verdict)."""
+        if verdict.held_out is not None or self.prover.command.kind != "pytest":
+            return verdict
+        found = anyio.run(held_out_candidates, self.prover, candidate, verdict)
+        verdict = verdict.model_copy(update={"held_out": found})
+        self.cache.put(candidate.commit.sha, self.prover.command.cache_key, verdict)
+        failing = failing_functions(verdict.fail_to_pass)
+        if failing >= MIN_FAILING:
+            self.echo(
+                f"held-out candidates {candidate.commit.sha[:12]}: {len(found)} of {failing} "
+                "test(s) that fail at the parent (new, one number asserted, canaries that fail "
+                "at the parent and at the commit)"
+            )
+        return verdict
 
 
 def _reaches(verdict: Verdict, minimum: float | None) -> bool:

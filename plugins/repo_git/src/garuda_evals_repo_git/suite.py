@@ -10,6 +10,7 @@ from garuda_evals.api import GarudaError, RunSettings, SandboxPolicy, Suite, Tas
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, link_guard, tracked_files
 from garuda_evals_repo_git.gitcmd import commit_exists, git_dir, git_root, head, read_text
 from garuda_evals_repo_git.gocache import base_cache, go_env, warm
+from garuda_evals_repo_git.pycopies import refuse_package_copies
 from garuda_evals_repo_git.pyenv import probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
 from garuda_evals_repo_git.rules import is_test_path
@@ -47,7 +48,8 @@ class RepoSuite(Suite):
         """Every saved task; a commit that no longer exists is an error naming the task.
 
         A regular install of the project where its tests run (HEAD's code, the answer to
-        every task) is refused here too: it may have been made after the build.
+        every task), or any other copy of its modules there, is refused here too: it may
+        have been made after the build.
         """
         if self._tasks is None:
             self._refuse_own_installs()
@@ -76,6 +78,9 @@ class RepoSuite(Suite):
         command = classify(self.saved.test_command, package_json)
         probed = probe_project(self.root, self._head, command, self._tracked, venvs)
         refuse_own_installs(self.root, probed, venvs, "run the suite again")
+        refuse_package_copies(
+            self.root, command, self._tracked, self._roots, venvs, "run the suite again"
+        )
 
     def materialize(self, task: Task, workspace: Path) -> None:
         """A fresh repository with the parent's tree in one commit, plus the task's test files."""

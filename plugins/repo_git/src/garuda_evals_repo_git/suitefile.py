@@ -1,4 +1,4 @@
-"""``.garuda/evals/repo-suite.json``: the saved repo suite (schema version 2)."""
+"""``.garuda/evals/repo-suite.json``: the saved repo suite (schema version 3)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,20 @@ from garuda_evals.api import FileFormatError, Model, describe_validation_error, 
 
 EVALS_DIR = Path(".garuda") / "evals"
 SUITE_FILE = EVALS_DIR / "repo-suite.json"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+
+class RepoHeldOut(Model):
+    """Test functions of the commit held out of the agent's copy of its test files (drawn
+    when the suite was built), and canaries shaped like them; only the judge runs them."""
+
+    tests: dict[str, str] = Field(
+        description="test file -> its preamble and its held-out tests, one test per unit"
+    )
+    canaries: dict[str, str] = Field(
+        description="test file -> its preamble and the canaries of its held-out tests"
+    )
+    ids: list[str] = Field(description="the held-out tests' ids in the report at the commit")
 
 
 class RepoTask(Model):
@@ -23,7 +36,9 @@ class RepoTask(Model):
     parent: str
     subject: str
     prompt: str
-    test_files: dict[str, str] = Field(description="the commit's test files: path -> content")
+    test_files: dict[str, str] = Field(
+        description="the commit's test files as the agent gets them (held-out tests taken out)"
+    )
     deleted_tests: list[str] = Field(default_factory=list)
     check_command: str
     check_runner: str
@@ -36,12 +51,15 @@ class RepoTask(Model):
         default=None, description="share of the reference change's mutants the tests reject"
     )
     mutants: int = 0
+    held_out: RepoHeldOut | None = Field(
+        default=None, description="tests only the judge runs (None: none held out)"
+    )
 
 
 class RepoSuiteFile(Model):
     """The whole file: where it was mined, with which command, and the kept tasks."""
 
-    version: Literal[2]
+    version: Literal[3]
     root: str
     head: str
     test_command: str
@@ -73,6 +91,11 @@ def load_suite(path: Path) -> RepoSuiteFile:
         raise FileFormatError(
             f"{path}: field 'expectedTests' is missing (schema version 1, from an older garuda): "
             "build the suite again with garuda eval --from-git"
+        )
+    if isinstance(data, dict) and data.get("version") == 2:
+        raise FileFormatError(
+            f"{path}: field 'heldOut' is missing (schema version 2, from an older garuda: its "
+            "tasks hold out no test): build the suite again with garuda eval --from-git"
         )
     if isinstance(data, dict) and data.get("version") not in (None, SCHEMA_VERSION):
         raise FileFormatError(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
-from garuda_evals.api import CheckSpec, Solution, Task
+from garuda_evals.api import CheckSpec, HeldOut, Solution, Task
 from garuda_evals_repo_git.cache import Verdict
 from garuda_evals_repo_git.gitcmd import changes, read_text
+from garuda_evals_repo_git.heldout import held_out_task, share
 from garuda_evals_repo_git.prompt import clean_message, task_prompt
 from garuda_evals_repo_git.prove import Candidate
 from garuda_evals_repo_git.refresh import refreshed_check
@@ -19,8 +21,15 @@ CHECK_TIMEOUT_S = 300.0
 ID_LENGTH = 10
 
 
-def repo_task(root: Path, command: TestCommand, candidate: Candidate, verdict: Verdict) -> RepoTask:
-    """The saved form of a kept candidate."""
+def repo_task(
+    root: Path,
+    command: TestCommand,
+    candidate: Candidate,
+    verdict: Verdict,
+    rng: random.Random | None = None,
+) -> RepoTask:
+    """The saved form of a kept candidate, with a share of its proved held-out candidates
+    drawn from ``rng`` (a fresh system random source by default) and taken out of its files."""
     commit = candidate.commit
     assert commit.parent is not None
     check, runner = command.check(candidate.run_files)
@@ -31,21 +40,25 @@ def repo_task(root: Path, command: TestCommand, candidate: Candidate, verdict: V
     }
     configs = [name for name in command.config_files() if name not in touched]
     tests = sorted(candidate.test_files)
+    chosen = share(verdict.held_out or [], verdict.fail_to_pass, rng or random.SystemRandom())
+    files, held_out = held_out_task(candidate.test_files, chosen)
+    held = set(held_out.ids) if held_out else set()
     return RepoTask(
         id=commit.sha[:ID_LENGTH],
         commit=commit.sha,
         parent=commit.parent,
         subject=commit.subject,
-        prompt=task_prompt(commit.message, tests, candidate.deleted_tests),
-        test_files=candidate.test_files,
+        prompt=task_prompt(commit.message, tests, candidate.deleted_tests, bool(held)),
+        test_files=files,
         deleted_tests=candidate.deleted_tests,
         check_command=check,
         check_runner=runner,
         protected=[*tests, *candidate.deleted_tests, *configs],
-        fail_to_pass=verdict.fail_to_pass,
-        expected_tests=verdict.passed_tests,
+        fail_to_pass=[test for test in verdict.fail_to_pass if test not in held],
+        expected_tests=[test for test in verdict.passed_tests if test not in held],
         strength=verdict.strength,
         mutants=verdict.mutants,
+        held_out=held_out,
     )
 
 
@@ -85,6 +98,9 @@ def to_task(
         check=CheckSpec(command=command, runner=saved.check_runner, timeout_s=CHECK_TIMEOUT_S),
         protected=list(dict.fromkeys([*saved.protected, *tree_tests])),
         solution=solution(root, saved),
+        held_out=HeldOut(tests=saved.held_out.tests, canaries=saved.held_out.canaries)
+        if saved.held_out
+        else None,
         expected_tests=list(saved.expected_tests),
         strength=saved.strength,
         metadata={
