@@ -47,7 +47,7 @@ class RepoJUnitCheckRunner(JUnitCheckRunner):
 
     def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
         """pytest: each held-out test and canary a file of its own beside the file it came
-        from, every file, class and test named from ``nonce`` (``pyheldout``)."""
+        from, every file, class and test named at random (``pyheldout``)."""
         if self.kind != "pytest":
             return None
         return pytest_held_out(task, workspace, nonce)

@@ -2,7 +2,7 @@
 
 Every candidate test (``heldout.targets``) and up to two pairs of canaries for it are
 written as the judge writes them (``pyheldout.held_out_files``: one test to a file, named
-from a nonce) into the parent's tree with the commit's tests and into the commit's tree,
+at random) into the parent's tree with the commit's tests and into the commit's tree,
 and the task's check runs once in each. A candidate is kept when it fails at the parent and
 passes at the commit, with a pair of canaries that both fail at both (a canary that passes
 at the parent would show itself to code that has not done the work). Two runs per kept task.
@@ -11,7 +11,6 @@ at the parent would show itself to code that has not done the work). Two runs pe
 from __future__ import annotations
 
 import random
-import secrets
 import shlex
 import tempfile
 from dataclasses import dataclass
@@ -79,7 +78,6 @@ async def _run(
     run = held_out_files(
         *texts,
         tree,
-        secrets.token_hex(8),
         id_prefix=id_prefix,
         taken=taken_names(tree, [*candidate.run_files, *texts[0]]),
     )

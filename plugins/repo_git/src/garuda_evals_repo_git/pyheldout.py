@@ -7,7 +7,8 @@ text for a file is that file's preamble and its held-out units, one test each; i
 text, the preamble and the same units with an expected value changed (``heldout.py``).
 
 The judge writes every unit to a file of its own, the preamble first, beside the file it
-came from, and draws every file, class and test name from the run's nonce, by the scheme of
+came from, and draws every file, class and test name at random (never from the run's nonce,
+which the canary file shows), by the scheme of
 the repo suite's pytest canaries, in a shuffled order. A held-out test and its canaries then
 differ only in the value they assert: not in file, name, place, order or neighbours.
 """
@@ -131,7 +132,7 @@ def module_id(path: str, prefix: str) -> str:
 
 @dataclass
 class _Namer:
-    """File, class and test names drawn from the nonce; no file name twice or taken."""
+    """File, class and test names drawn at random; no file name twice or taken."""
 
     rng: random.Random
     workspace: Path
@@ -190,16 +191,19 @@ def held_out_files(
     tests: Mapping[str, str],
     canaries: Mapping[str, str],
     workspace: Path,
-    nonce: str,
     *,
     id_prefix: str,
     taken: Collection[str],
+    rng: random.Random | None = None,
 ) -> HeldOutRun:
     """Every unit of ``tests`` and ``canaries`` (path -> text) as a file of its own for this
     run, in a shuffled order. ``taken`` are file names pytest already gets (a second module
     of the same name in another folder would not import); ``id_prefix`` what the report
-    leaves off module paths. Ids map to ``<path>::<test>`` names (``<path>::<Class>::<test>``)."""
-    rng = random.Random(f"held-out {nonce}")
+    leaves off module paths. Ids map to ``<path>::<test>`` names (``<path>::<Class>::<test>``).
+    Names come from the system's randomness (``rng`` only in tests), never from the run's
+    nonce: the runner's canary file shows the nonce to code under test, which could redo a
+    draw seeded with it."""
+    rng = rng or random.SystemRandom()
     items = [*_items(tests, True), *_items(canaries, False)]
     rng.shuffle(items)
     namer = _Namer(rng, workspace, set(taken))
@@ -254,7 +258,6 @@ def pytest_held_out(task: Task, workspace: Path, nonce: str) -> HeldOutRun | Non
         task.held_out.tests,
         task.held_out.canaries,
         workspace,
-        nonce,
         id_prefix=rootdir_prefix(anchor, classnames),
         taken=taken_names(workspace, [*task.files, *sources]),
     )
