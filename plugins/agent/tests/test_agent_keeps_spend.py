@@ -120,7 +120,9 @@ def test_ctrl_c_during_ab_keeps_the_spend_of_the_run_in_flight(tmp_path: Path, t
     (row,) = b["results"]
     assert (row["status"], row["steps"], row["stopReason"]) == ("INT", 3, "interrupted")
     usage = row["usage"]
-    assert (usage["inputTokens"], usage["outputTokens"], usage["requests"]) == (6000, 400, 2)
+    # the third call, on its way at Ctrl-C, counts as unreported (its tokens unknown)
+    assert (usage["inputTokens"], usage["outputTokens"], usage["requests"]) == (6000, 400, 3)
+    assert (usage["unreportedRequests"], usage["tokensKnown"]) == (1, False)
     assert usage["costUsd"] > 0 and b["summary"]["costUsd"] == usage["costUsd"]
     lines = (reports[1].parent / "results.jsonl").read_text().splitlines()
     assert [json.loads(line) for line in lines] == [row]  # the row is in the run's journal

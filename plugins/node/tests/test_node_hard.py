@@ -76,7 +76,7 @@ def test_hard_task_has_held_out_tests_with_two_canaries_each(verdicts, task_id: 
     reference solution."""
     task = next(task for task in load_hard().tasks() if task.id == task_id)
     assert task.held_out is not None
-    run = held_out_run(task.held_out.tests, task.held_out.canaries, (), "n")
+    run = held_out_run(task.held_out.tests, task.held_out.canaries, ())
     assert len(run.must_pass) >= 3
     assert len(run.must_fail) == 2 * len(run.must_pass)
     solved = verdicts[(task_id, True, "none")]

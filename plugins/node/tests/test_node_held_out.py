@@ -246,11 +246,11 @@ def test_node_held_out_files_it_cannot_split_are_refused(text: str, error: str) 
 
 def test_node_held_out_errors_name_the_task_file() -> None:
     with pytest.raises(FileFormatError, match=r"^canaries/test/more\.test\.js: line 1: test\.skip"):
-        held_out_run({}, {"test/more.test.js": "test.skip('x', () => {});\n"}, (), "n")
+        held_out_run({}, {"test/more.test.js": "test.skip('x', () => {});\n"}, ())
     with pytest.raises(
         FileFormatError, match=r"^heldout/test/more\.js: a held-out test file is named"
     ):
-        held_out_run({"test/more.js": HELD_OUT}, {}, (), "n")
+        held_out_run({"test/more.js": HELD_OUT}, {}, ())
     with pytest.raises(FileFormatError, match=r"^heldout/test/more\.test\.js: two tests named 'x'"):
         held_out_run(
             {"test/more.test.js": "test('x', () => {});\ntest('x', () => {});\n"}, {}, (), "n"
