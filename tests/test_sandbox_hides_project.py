@@ -58,12 +58,18 @@ def _eval(command: str, executor: str, cwd: Path, path: str) -> subprocess.Compl
     )
 
 
+def _steal(project: Path) -> str:
+    """Copy the project's secret, then fix the task. The secret is named through its folder:
+    a file the command names is shown read-only, so the sandbox must hide it unnamed."""
+    return f'd={project}; cat "$d/secret.txt" > stolen.txt && {FIX}'
+
+
 def test_agent_cannot_read_the_project_under_bwrap_but_can_on_the_host(var_tmp: Path) -> None:
     _need_bwrap()
     project = var_tmp / "project"
     (project / ".git").mkdir(parents=True)
     (project / "secret.txt").write_text("the answer is a + b\n")
-    steal = f"cat {project / 'secret.txt'} > stolen.txt && {FIX}"
+    steal = _steal(project)
     runs = {
         executor: _eval(steal, executor, project, os.environ["PATH"]) for executor in ("os", "host")
     }
@@ -89,7 +95,7 @@ def test_a_project_inside_a_shown_toolchain_prefix_is_emptied(var_tmp: Path) -> 
     shown = f"garuda-hides-tool > ran.txt && cat {tools / 'share' / 'notes.txt'} && {FIX}"
     control = _eval(shown, "os", project, path)
     assert control.returncode == 0, control.stdout + control.stderr  # the prefix is shown
-    steal = f"cat {project / 'secret.txt'} > stolen.txt && {FIX}"
+    steal = _steal(project)
     stolen = _eval(steal, "os", project, path)
     assert stolen.returncode == 2, stolen.stdout + stolen.stderr
     assert "executor: bwrap" in stolen.stderr

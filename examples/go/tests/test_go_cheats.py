@@ -240,11 +240,15 @@ def _agent_writes(relative: str, text: str) -> str:
 
 
 def _solve_if_readable(suite: Suite, path: Path) -> str:
-    """Write the reference solution only when ``path`` can be read: a PASS means it could."""
+    """Write the reference solution only when ``path`` can be read: a PASS means it could.
+
+    The file is named through its folder: a file the command names is refused before any
+    task when it lies in a hidden folder, and here the sandbox must be what hides it."""
     task = next(task for task in suite.tasks() if task.id == TASK)
     assert task.solution is not None
     solution = task.solution.files["stats/window.go"]
-    return f"if test -r {path}; then\n{_agent_writes('stats/window.go', solution)}\nfi"
+    readable = f'd={path.parent}; test -r "$d/{path.name}"'
+    return f"if {readable}; then\n{_agent_writes('stats/window.go', solution)}\nfi"
 
 
 TARGETED = "relay rewriting the task's own tests"

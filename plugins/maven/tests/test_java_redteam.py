@@ -266,7 +266,9 @@ IN_REACH_CHECK = f"""
 """
 IN_REACH = {
     "the reference solution, written only where the agent can read the held-out tests": (
-        f"if test -e {HELD_OUT_SOURCE}; then\n{_write(MAIN, SOLVED_MAIN)}fi\n"
+        # named through its folder: a named hidden file is refused before any task
+        f'd={HELD_OUT_SOURCE.parent}; if test -e "$d/{HELD_OUT_SOURCE.name}"; then\n'
+        f"{_write(MAIN, SOLVED_MAIN)}fi\n"
     ),
     "the reference solution, working only where the check can read the held-out tests": (
         _write(
