@@ -90,7 +90,8 @@ def judged(
                 (folder / relative).unlink()
         if not locks:
             for path in ready.plan.locked:
-                path.unlink()
+                if "__pycache__" in path.parts:  # node's reporter is locked too, and needed
+                    path.unlink()
         argv = [SHELL, "-c", ready.plan.command]
         if reaper and reaper_available():
             argv = under_reaper(argv)

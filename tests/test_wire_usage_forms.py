@@ -168,7 +168,8 @@ def test_anthropic_keeps_the_start_counts_a_delta_leaves_out() -> None:
         "message": {"usage": {"input_tokens": 5, "output_tokens": 1, "cache_read_input_tokens": 9}},
     }
     delta = {"type": "message_delta", "usage": {"input_tokens": None, "output_tokens": 30}}
-    usage, notes = read_usage("anthropic", _sse(start, delta, {"type": "ping", "usage": {}}))
+    ping, stop = {"type": "ping", "usage": {}}, {"type": "message_stop"}
+    usage, notes = read_usage("anthropic", _sse(start, delta, ping, stop))
     assert notes == [] and usage.reported
     assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (5, 30, 9)
     assert usage.cache_write_tokens == 0
@@ -181,7 +182,8 @@ def test_anthropic_keeps_the_start_counts_a_delta_leaves_out() -> None:
     usage, _ = read_usage("anthropic", json.dumps(whole).encode())
     assert (usage.cache_read_tokens, usage.cache_write_tokens, usage.reported) == (0, 0, True)
     cut = {"type": "message_start", "message": {"usage": {"input_tokens": 5}}}
-    assert read_usage("anthropic", _sse(cut)) == (CallUsage(reported=False), [])
+    # cut after its start: unreported, the input count kept as a minimum
+    assert read_usage("anthropic", _sse(cut)) == (CallUsage(input_tokens=5, reported=False), [])
     text = {
         "type": "message_start",
         "message": {"usage": {"input_tokens": "5", "output_tokens": 1}},

@@ -1,5 +1,6 @@
-"""Held-out node tests renamed for one run: names drawn at random, one test to a file, and ids
-that are what the node-test runner reports, checked on real ``node --test`` runs."""
+"""Held-out node tests renamed for one run: names drawn at random, the tests of a folder in one
+file, each in a block of its own, and ids that are what the node-test runner reports, checked
+on real ``node --test`` runs."""
 
 from __future__ import annotations
 
@@ -156,21 +157,81 @@ def test_node_held_out_ids_are_what_the_runner_reports(node, tmp_path: Path) -> 
     assert len(run.must_fail) == 7  # 5 tests, 2 of them in a group
 
 
-def test_node_held_out_every_test_gets_a_file_of_its_own(node, tmp_path: Path) -> None:
-    """One test per file, each under a new name in the source's folder with its suffix;
-    the files hold no comment and differ from their canaries only in what they assert."""
+def _blocks(text: str) -> list[str]:
+    """The top-level blocks of a merged file (none of these tests has a line ``}`` alone)."""
+    return re.findall(r"^\{\n(.*?)^\}\n", text, re.M | re.S)
+
+
+def test_node_held_out_tests_share_a_file_a_block_each(node, tmp_path: Path) -> None:
+    """One file per folder and suffix (node starts a process per file), its imports once at
+    the top and each test in a block of its own under new names; the blocks hold no comment
+    and differ from their canaries' only in what they assert."""
     run = held_out_run(HELD.tests, HELD.canaries, {"test/add.test.js"})
-    assert len(run.files) == 4 + 1 + 4 + 1
+    assert len(run.files) == 2
     for path, text in run.files.items():
         assert NAME.match(path), path
         assert path.endswith(".cjs") is ("require(" in text)
-        chains = scan(text).chains()
-        assert len(chains) == 1, text
         assert "comment" not in text and "held-out" not in text and "\n\n" not in text
         assert all(phrase not in text for phrase in ("adds two", "adds to the", "adds zero"))
-    first = next(p for p, t in run.files.items() if "add(two, 3), 5)" in t)
-    canary = next(p for p, t in run.files.items() if "add(two, 3), 6)" in t)
-    assert _shape(run.files[first]) == _shape(run.files[canary])
+        blocks = _blocks(text)
+        assert len(blocks) == (2 if path.endswith(".cjs") else 8)
+        assert all(len(scan(block).chains()) == 1 for block in blocks)
+    esm = next(text for path, text in run.files.items() if path.endswith(".js"))
+    assert esm.startswith(ESM_HEAD)  # the same imports, once
+    assert "import" not in "".join(_blocks(esm))
+    first = next(b for b in _blocks(esm) if "add(two, 3), 5)" in b)
+    canary = next(b for b in _blocks(esm) if "add(two, 3), 6)" in b)
+    assert _shape(first) == _shape(canary)
+
+
+@pytest.mark.parametrize(
+    ("top", "files"),
+    [
+        ("beforeEach(() => {});", 2),  # would run around every test of a shared file
+        ("globalThis.seen = [];", 2),
+        ("const url = new URL('../src/add.js', import.meta.url);", 2),
+        ("setUp();", 2),
+        ("const total = add(1, 2);", 2),
+        ("const ones = [1, 1];\nfunction twice(n) { return add(n, n); }", 1),  # declarations
+        # an arrow's body without braces is read as a call: a file each, which costs only time
+        ("const helper = (n) => add(n, 1);", 2),
+        ("const helper = (n) => {\n  return add(n, 1);\n};", 1),
+    ],
+)
+def test_node_held_out_tests_share_a_file_only_when_their_top_level_does_nothing(
+    top: str, files: int
+) -> None:
+    """Top-level code runs once per test in a shared file: a source whose top level calls,
+    constructs or touches globals gives each of its tests a file of its own."""
+    held = ESM_HEAD + top + "\ntest('x', () => assert.equal(add(1, 1), 2));\n"
+    canary = held.replace(
+        "'x', () => assert.equal(add(1, 1), 2)", "'y', () => assert.equal(add(1, 1), 3)"
+    )
+    run = held_out_run({"test/top.test.js": held}, {"test/top.test.js": canary}, ())
+    assert len(run.files) == files
+    assert all(text.startswith(ESM_HEAD) for text in run.files.values())
+
+
+def test_node_held_out_tests_that_cannot_share_get_files_of_their_own() -> None:
+    """One name bound to two modules cannot be imported twice: such tests keep a file each;
+    imports of one module are joined."""
+    other = ESM_HEAD.replace("../src/add.js", "../src/other.js")
+    body = "test('x', () => assert.equal(add(1, 1), 2));\n"
+    apart = held_out_run({"test/a.test.js": ESM_HEAD + body}, {"test/a.test.js": other + body}, ())
+    assert len(apart.files) == 2
+
+    joined = held_out_run(
+        {"test/a.test.js": "import { test } from 'node:test';\nimport { a } from './m.js';\n"
+         "test('x', () => {});\n"},
+        {"test/a.test.js": "import { test } from 'node:test';\nimport { b as c } from './m.js';\n"
+         "test('y', () => {});\n"},
+        (),
+    )  # fmt: skip
+    (text,) = joined.files.values()
+    assert text.count("from './m.js'") == 1
+    assert ("import { a, b as c } from './m.js';" in text) or (
+        "import { b as c, a } from './m.js';" in text
+    )
 
 
 def _shape(text: str) -> str:
@@ -191,7 +252,10 @@ def test_node_held_out_names_are_drawn_at_random_not_from_the_nonce() -> None:
     assert len({frozenset(run.files) for run in drawn}) > 1
     leaves = [test.split("::")[1].split(" > ")[-1] for test in [*one.must_pass, *one.must_fail]]
     assert all(leaf in PHRASES or leaf.split()[-1] in WORDS for leaf in leaves)
-    order = [path in {*(t.split("::")[0] for t in one.must_pass)} for path in one.files]
+    path, esm = next((path, text) for path, text in one.files.items() if path.endswith(".js"))
+    tops = {test.split("::")[1].split(" > ")[0] for test in one.must_pass if path in test}
+    top = re.compile(r"^(?:test|describe)\('([^']*)'", re.M)
+    order = [top.findall(block)[0] in tops for block in _blocks(esm)]
     assert order != sorted(order) and order != sorted(order, reverse=True)
 
 
@@ -202,7 +266,7 @@ def test_node_held_out_names_never_clash_with_files_already_there(tmp_path: Path
     taken = {f"test/{a}-{b}.test.js" for a in words for b in words}
     run = held_out_run(HELD.tests, HELD.canaries, taken)
     assert not set(run.files) & taken
-    assert len(set(run.files)) == 10
+    assert len(set(run.files)) == 2
     everything = {f"test/{a}-{b}.test.js" for a in WORDS for b in WORDS}
     full = held_out_run({"test/more.test.js": HELD_OUT}, {}, everything)
     assert all(re.match(r"test/\w+-\w+-\d+\.test\.js$", path) for path in full.files)

@@ -1,5 +1,5 @@
 """The HTML report of real python-suite runs counts the task's own tests: the judge's planted
-canaries (one fails on every run) are named apart, and a FAIL's reason and its evidence
+canaries (one fails on every run) and the held-out tests with theirs are named apart, and a FAIL's reason and its evidence
 count the same failures."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from garuda_evals.testing import import_or_skip, run_garuda
 python_suite = import_or_skip("garuda_evals_python.suite", "pytest")
 TASK = "shared-mutable-default"
 CANARIES = "canaries (not counted): must-fail failed, must-pass passed"
+HELD_OUT = "held out (not counted): {passed} of 3 passed, 6 of 6 canaries failed"
 
 
 def _page(tmp_path: Path, agent: str) -> tuple[Path, dict[str, object]]:
@@ -52,7 +53,8 @@ def test_a_pass_shows_no_failure_and_the_canaries_apart(tmp_path: Path, browser:
     assert (result["check"]["testsRan"], result["check"]["testsFailed"]) == (own, 0)
     summary, evidence = _check(browser, page)
     assert summary.endswith(f"· {own} tests, 0 failed"), summary
-    assert evidence == f"evidence: {own} ran, 0 failed, 0 skipped; {CANARIES}"
+    held_out = HELD_OUT.format(passed=3)
+    assert evidence == f"evidence: {own} ran, 0 failed, 0 skipped; {CANARIES}; {held_out}"
 
 
 def test_a_fail_counts_the_failures_its_reason_counts(tmp_path: Path, browser: Browser) -> None:
@@ -65,4 +67,5 @@ def test_a_fail_counts_the_failures_its_reason_counts(tmp_path: Path, browser: B
     assert (result["check"]["testsRan"], result["check"]["testsFailed"]) == (own, failed)
     summary, evidence = _check(browser, page)
     assert summary.endswith(f"· {own} tests, {failed} failed"), summary
-    assert evidence == f"evidence: {own} ran, {failed} failed, 0 skipped; {CANARIES}"
+    held_out = HELD_OUT.format(passed=0)
+    assert evidence == f"evidence: {own} ran, {failed} failed, 0 skipped; {CANARIES}; {held_out}"

@@ -16,7 +16,7 @@ string literal, unbalanced brackets.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 TESTS = frozenset({"test", "it"})
@@ -362,11 +362,18 @@ def _dropped(calls: Sequence[Call], chain: Sequence[Call]) -> Iterator[range]:
             yield range(call.first, call.last + 1)
 
 
-def text_of(scanned: Scanned, chain: Sequence[Call], names: Mapping[int, str]) -> str:
+def text_of(
+    scanned: Scanned,
+    chain: Sequence[Call],
+    names: Mapping[int, str],
+    omit: Collection[int] = (),
+) -> str:
     """The file with only the test at the end of ``chain`` and its groups; ``names`` maps
-    name tokens to their new text. Comments and blank lines are left out, so where the test
-    stood in its source and what was written around it do not show."""
+    name tokens to their new text, ``omit`` are more tokens to leave out. Comments and blank
+    lines are left out, so where the test stood in its source and what was written around it
+    do not show."""
     dropped = {index for span in _dropped(scanned.calls, chain) for index in span}
+    dropped.update(omit)
     text, out = scanned.text, []
     previous: Token | None = None
     for index, token in enumerate(scanned.tokens):
