@@ -39,7 +39,7 @@ DEFAULTS = {
     "since": None,
     "max_tasks": 30,
     "test_command": None,
-    "parallel": 1,
+    "parallel": os.cpu_count() or 1,
     "min_strength": None,
     "mutants": MAX_MUTANTS,
 }
@@ -101,6 +101,10 @@ class GitSuiteBuilder(SuiteBuilder):
         echo(
             "The tests run on the host, with no sandbox: these are the project's own commits, "
             "not an agent's code. Your checkout, index and HEAD are not changed."
+        )
+        echo(
+            f"Up to {opts['parallel']} proof(s), strength measure(s) and sandbox check(s) run "
+            "at a time (--parallel; the default is the machine's cores)."
         )
         commits = recent_commits(root, int(opts["commits"]), opts["since"])
         skipped: Counter[str] = Counter()
