@@ -108,7 +108,7 @@ def test_min_strength_replaces_a_weak_task_with_a_strong_older_one(graded: Any) 
         "eval", "--from-git", "--max-tasks", "1", "--min-strength", "0.5", cwd=graded.repo.root
     )
     assert built.returncode == 0, built.stdout + built.stderr
-    assert "0 of 1 task(s) reach --min-strength 0.5: proving more candidates for 1 more" in (
+    assert "0 of 1 task(s) reach --min-strength 0.5 and pass the sandbox check: proving more " in (
         built.stdout
     )
     saved = json.loads((graded.repo.root / ".garuda/evals/repo-suite.json").read_text())
@@ -167,7 +167,7 @@ def test_min_strength_stops_replacing_at_three_times_max_tasks(
         )
     (repo.root / ".venv").symlink_to(Path(__import__("sys").prefix), target_is_directory=True)
     lines: list[str] = []
-    options = {"max_tasks": 1, "min_strength": 0.9, "mutants": 2}
+    options = {"max_tasks": 1, "min_strength": 0.9, "mutants": 2, "parallel": 1}
     built = GitSuiteBuilder(commit_runs=1, parent_runs=1).build(
         options, cwd=repo.root, echo=lines.append
     )

@@ -13,11 +13,11 @@ import anyio
 
 from garuda_evals.api import GarudaError, SuiteBuilder, UsageError
 from garuda_evals_repo_git.cache import VerdictCache
-from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
-from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
+from garuda_evals_repo_git.gitcmd import git_root, head, read_text
 from garuda_evals_repo_git.gocache import base_cache, go_env
+from garuda_evals_repo_git.history import History
 from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
@@ -25,7 +25,7 @@ from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
 from garuda_evals_repo_git.pycopies import refuse_package_copies
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
-from garuda_evals_repo_git.rounds import Rounds
+from garuda_evals_repo_git.rounds import Kept, Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
 from garuda_evals_repo_git.sandboxcheck import keep_sound
@@ -106,17 +106,10 @@ class GitSuiteBuilder(SuiteBuilder):
             f"Up to {opts['parallel']} proof(s), strength measure(s) and sandbox check(s) run "
             "at a time (--parallel; the default is the machine's cores)."
         )
-        commits = recent_commits(root, int(opts["commits"]), opts["since"])
         skipped: Counter[str] = Counter()
-        candidates: list[Candidate] = []
-        for commit in commits:
-            found = candidate_or_reason(root, commit, command)
-            if isinstance(found, str):
-                skipped[found] += 1
-            else:
-                found.dependencies = deps
-                candidates.append(found)
-        echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
+        history = History(root, command, deps, int(opts["commits"]), opts["since"], skipped)
+        candidates = history.next()
+        echo(f"{history.read} commits read, {len(candidates)} candidates after the file rules.")
         prover = Prover(
             root,
             command,
@@ -130,17 +123,48 @@ class GitSuiteBuilder(SuiteBuilder):
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
-        rounds = Rounds(prover, candidates, cache, deps, opts, echo, self.progress_every_s)
+        built: dict[str, RepoTask] = {}
+
+        def settle(pairs: Kept) -> Kept:
+            """The sandbox step on a round's kept tasks (their folders asserted leak-free)."""
+            tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in pairs]
+            for task in tasks:
+                assert_no_leak(root, task, sha, deps)
+            suite = RepoSuiteFile(
+                version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
+            )
+            parallel = int(opts["parallel"])
+            sound, dropped = keep_sound(root, suite, parallel, echo, cache, command.cache_key, deps)
+            skipped.update(dropped)
+            built.update({task.id: task for task in sound})
+            return [pair for pair in pairs if pair[0].commit.sha[:ID_LENGTH] in built]
+
+        def more() -> list[Candidate]:
+            first = history.read + 1
+            found = history.next()
+            if history.read >= first:
+                echo(
+                    f"Reading further back: commits {first}-{history.read} of HEAD, "
+                    f"{len(found)} more candidate(s) after the file rules."
+                )
+            return found
+
+        rounds = Rounds(
+            prover, candidates, cache, deps, opts, echo, self.progress_every_s, settle, more
+        )
         try:
             kept, outcomes, first_failure = rounds.run(skipped)
         finally:
             cache.save()  # an interrupted build keeps the verdicts it reached
         if kept:
-            tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+            tasks = [
+                built[c.commit.sha[:ID_LENGTH]].model_copy(
+                    update={"strength": v.strength, "mutants": v.mutants}
+                )
+                for c, v in kept
+            ]
             if command.kind == "pytest":
                 _echo_held_out(tasks, echo)
-            for task in tasks:
-                assert_no_leak(root, task, sha, deps)
             echo(
                 f"No leak: the folders of the {len(tasks)} task(s) hold no git object of their "
                 "commit or a later one."
@@ -148,21 +172,28 @@ class GitSuiteBuilder(SuiteBuilder):
             suite = RepoSuiteFile(
                 version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
-            sound, dropped = keep_sound(root, suite, int(opts["parallel"]), echo)
-            skipped.update(dropped)
-            ids = {task.id for task in sound}
-            kept = [pair for pair in kept if pair[0].commit.sha[:ID_LENGTH] in ids]
-            if sound:
-                save_suite(root, suite.model_copy(update={"tasks": sound}))
+            save_suite(root, suite)
         print_summary(
             echo,
             kept=len(kept),
             proved=len(outcomes),
-            candidates=len(candidates),
+            candidates=len(history.candidates),
             skipped=skipped,
             first_failure=first_failure,
         )
+        _echo_reach(history, int(opts["commits"]), echo)
         return 0 if kept else 1
+
+
+def _echo_reach(history: History, asked: int, echo: Callable[[str], None]) -> None:
+    """How far back the build read: past ``--commits`` only to replace dropped tasks."""
+    if history.oldest is None:
+        return
+    end = " (the start of history)" if history.ended else ""
+    echo(
+        f"History read: {history.read} commit(s) (--commits {asked}), back to "
+        f"{history.oldest.sha[:12]} {history.oldest.subject[:60]}{end}."
+    )
 
 
 def _echo_held_out(tasks: list[RepoTask], echo: Callable[[str], None]) -> None:

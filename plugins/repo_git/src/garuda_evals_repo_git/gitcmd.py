@@ -69,9 +69,12 @@ class Commit:
     message: str
 
 
-def recent_commits(root: Path, count: int, since: str | None) -> list[Commit]:
-    """The newest ``count`` commits of HEAD (newest first), merges not read."""
+def recent_commits(root: Path, count: int, since: str | None, skip: int = 0) -> list[Commit]:
+    """The newest ``count`` commits of HEAD after the newest ``skip`` (newest first), merges
+    not read."""
     args = ["log", "--no-merges", f"--max-count={count}", "--format=%H%x00%P%x00%s%x00%B%x1e"]
+    if skip:
+        args.append(f"--skip={skip}")
     if since:
         args.append(f"--since={since}")
     commits: list[Commit] = []
