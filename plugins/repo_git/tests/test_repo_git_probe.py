@@ -8,6 +8,7 @@ from typing import Any
 
 from garuda_evals.testing import run_garuda
 from garuda_evals_repo_git.builder import GitSuiteBuilder
+from garuda_evals_repo_git.mining import progress_bar
 from garuda_evals_repo_git.noleak import leaked
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.workspace import build_workspace
@@ -64,6 +65,17 @@ def test_a_long_proof_shows_which_run_it_is_in(repo_kit: Any, tmp_path: Path) ->
     progress = [line for line in lines if line.startswith(f"  ... {sha[:12]}: in its ")]
     assert any("parent run 1/1 for" in line for line in progress), lines
     assert any("commit run 1/1 for" in line for line in progress), lines
+    bars = [line for line in lines if line.startswith("  [") and "candidates done" in line]
+    assert bars and bars[0].endswith("0/1 candidates done, 0 kept, 0s elapsed, no estimate yet")
+    assert bars[0].startswith("  [" + "." * 20 + "]"), bars
+
+
+def test_the_progress_bar_estimates_the_time_left() -> None:
+    bar = progress_bar(done=5, total=20, kept=2, elapsed=70)
+    assert bar == (
+        "[#####...............] 5/20 candidates done, 2 kept, 1m10s elapsed, about 3m30s left"
+    )
+    assert progress_bar(20, 20, 9, 3).startswith("[" + "#" * 20 + "] 20/20")
 
 
 def test_a_probe_that_times_out_is_said_to_and_mining_goes_on(
