@@ -173,6 +173,7 @@ class GitSuiteBuilder(SuiteBuilder):
                 version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
             save_suite(root, suite)
+        _echo_reach(history, int(opts["commits"]), echo)
         print_summary(
             echo,
             kept=len(kept),
@@ -181,7 +182,6 @@ class GitSuiteBuilder(SuiteBuilder):
             skipped=skipped,
             first_failure=first_failure,
         )
-        _echo_reach(history, int(opts["commits"]), echo)
         return 0 if kept else 1
 
 
@@ -189,7 +189,10 @@ def _echo_reach(history: History, asked: int, echo: Callable[[str], None]) -> No
     """How far back the build read: past ``--commits`` only to replace dropped tasks."""
     if history.oldest is None:
         return
-    end = " (the start of history)" if history.ended else ""
+    if history.oldest.parent is None:
+        end = " (the start of history)"
+    else:
+        end = " (--since)" if history.ended and history.since else ""
     echo(
         f"History read: {history.read} commit(s) (--commits {asked}), back to "
         f"{history.oldest.sha[:12]} {history.oldest.subject[:60]}{end}."
