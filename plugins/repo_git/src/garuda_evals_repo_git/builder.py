@@ -15,7 +15,7 @@ from garuda_evals.api import GarudaError, SuiteBuilder, UsageError
 from garuda_evals_repo_git.cache import VerdictCache
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
-from garuda_evals_repo_git.gitcmd import git_root, head, read_text
+from garuda_evals_repo_git.gitcmd import file_sizes, git_root, head, read_text
 from garuda_evals_repo_git.gocache import base_cache, go_env
 from garuda_evals_repo_git.history import History
 from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
@@ -33,7 +33,7 @@ from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, RepoT
 from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import ID_LENGTH, repo_task
 
-PROBE_FILES = 3
+PROBE_FILES = 1
 DEFAULTS = {
     "commits": 200,
     "since": None,
@@ -119,7 +119,7 @@ class GitSuiteBuilder(SuiteBuilder):
             run_timeout_s=self.run_timeout_s,
         )
         if candidates:
-            _probe(prover, sha, candidates, tree, deps, echo)
+            _probe(prover, sha, candidates, deps, echo)
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
@@ -208,27 +208,26 @@ def _echo_held_out(tasks: list[RepoTask], echo: Callable[[str], None]) -> None:
     )
 
 
-def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:
-    """Up to PROBE_FILES test files of HEAD: the newest candidates' first, then any."""
-    present = set(tree)
-    files: list[str] = []
-    for candidate in candidates:
-        files.extend(f for f in candidate.run_files if f in present and f not in files)
-    everything = command.runnable(sorted(p for p in tree if is_test_path(p)))
-    files.extend(f for f in everything if f not in files)
-    return files[:PROBE_FILES]
+def _probe_files(
+    candidates: list[Candidate], sizes: dict[str, int], command: TestCommand
+) -> list[str]:
+    """The smallest test file of HEAD among the candidates' (the quickest run that shows
+    the command finds tests), else the smallest of HEAD's test files."""
+    ours = {f for candidate in candidates for f in candidate.run_files if f in sizes}
+    everything = command.runnable(sorted(p for p in sizes if is_test_path(p)))
+    pool = sorted(ours) or everything
+    return sorted(pool, key=lambda path: (sizes[path], path))[:PROBE_FILES]
 
 
 def _probe(
     prover: Prover,
     sha: str,
     candidates: list[Candidate],
-    tree: list[str],
     deps: list[str],
     echo: Callable[[str], None],
 ) -> None:
-    """Run the command once at HEAD on a few test files; no test found stops the build."""
-    files = _probe_files(candidates, tree, prover.command)
+    """Run the command once at HEAD on a small test file; no test found stops the build."""
+    files = _probe_files(candidates, file_sizes(prover.root, sha), prover.command)
     if not files:
         return
     probe = anyio.run(prover.probe, sha, files, deps)

@@ -112,6 +112,17 @@ def changes(root: Path, parent: str | None, sha: str) -> list[Change]:
     return [Change(kind[0], path, path in binary) for kind, path in pairs]
 
 
+def file_sizes(root: Path, sha: str) -> dict[str, int]:
+    """Each file of the tree of ``sha`` with its size in bytes (one ``git ls-tree``)."""
+    sizes: dict[str, int] = {}
+    for entry in git(root, "ls-tree", "-r", "-l", "-z", sha).split("\x00"):
+        info, _, path = entry.partition("\t")
+        parts = info.split()
+        if len(parts) == 4 and parts[1] == "blob" and parts[3].isdigit():
+            sizes[path] = int(parts[3])
+    return sizes
+
+
 def read_text(root: Path, sha: str, path: str) -> str | None:
     """The UTF-8 text of ``path`` at ``sha``; None when absent or not text."""
     result = subprocess.run(
