@@ -3,10 +3,10 @@
 Usage: python bench/repo_mining.py [--commits 300] [--every 15] [--repo PATH [--setup CMD]]
        [--max-tasks 30] [--parallel N] [--mutants N] [--bare-limit N] [--side-by-side]
 
-The project is ``--repo`` (a local clone of any repository, cloned into a scratch folder with
-its dependency folders copied beside, or made by ``--setup`` run in the copy, e.g. ``uv sync``), else a
-generated node --test project of ``--commits`` commits (every ``--every``-th one adds a
-function and its test, the others change notes). The bench runs the whole ``--from-git``
+The project is ``--repo`` (a local clone of any repository, cloned into a scratch folder,
+its dependency folders copied beside or made by ``--setup`` run in the copy, e.g.
+``uv sync``), else a generated node --test project of ``--commits`` commits (every
+``--every``-th one adds a function and its test, the others change notes). The bench runs the whole ``--from-git``
 build with an empty verdict cache and prints: commits read, candidates, kept, yield (kept ÷
 candidates) with each skip reason counted, minutes, and mining time ÷ the bare proof runs of
 the same candidates (each candidate the build proved: one run at its parent with its tests,
