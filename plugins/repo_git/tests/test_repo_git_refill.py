@@ -61,9 +61,9 @@ def history(tmp_path_factory: pytest.TempPathFactory, repo_kit: Any) -> Iterator
         stamp_path.unlink(missing_ok=True)
 
 
-def _build(root: Path) -> tuple[int, str, list[str]]:
+def _build(root: Path, commits: int = 2, max_tasks: int = 2) -> tuple[int, str, list[str]]:
     lines: list[str] = []
-    options = {"commits": 2, "max_tasks": 2, "mutants": 0, "parallel": 1}
+    options = {"commits": commits, "max_tasks": max_tasks, "mutants": 0, "parallel": 1}
     code = GitSuiteBuilder(commit_runs=1, parent_runs=1).build(options, cwd=root, echo=lines.append)
     saved = json.loads((root / SUITE_FILE).read_text()) if (root / SUITE_FILE).exists() else {}
     return code, "\n".join(lines), [task["commit"] for task in saved.get("tasks", [])]
@@ -90,6 +90,17 @@ def test_a_task_the_sandbox_drops_is_replaced_from_older_commits(history: Any) -
     checked = [line for line in output.splitlines() if re.match(r"\s+\[\d/\d\] \w{10}: ", line)]
     assert len(checked) == 3 and all(line.endswith("(cached)") for line in checked), output
     assert f"{history.stamped[:10]}: dropped: {FAILS_SOLVED} (cached)" in output, output
+
+
+def test_only_a_dropped_task_is_looked_for_beyond_commits(history: Any) -> None:
+    """--commits 1: the stamp is dropped, so one commit more is read (half, kept); that
+    replaces the drop, and the build stops short of --max-tasks 3 rather than read on."""
+    code, output, kept = _build(history.repo.root, commits=1, max_tasks=3)
+    assert code == 0, output
+    assert kept == [history.half], output
+    assert "Reading further back: commits 2-2 of HEAD, 1 more candidate(s)" in output, output
+    assert "History read: 2 commit(s) (--commits 1), back to" in output, output
+    assert f"] {history.double[:12]}" not in output, output
 
 
 def test_the_environment_digest_follows_what_the_check_depends_on(tmp_path: Path) -> None:

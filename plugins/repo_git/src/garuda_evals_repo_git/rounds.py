@@ -4,8 +4,9 @@ One round proves candidates (newest first) until as many are kept as are missing
 their strength and checks them where ``-s repo`` runs them (``settle``: the sandbox step). A
 task dropped there (or below ``--min-strength``) does not count: while fewer than
 ``--max-tasks`` tasks are kept, the next round proves further candidates for the missing
-ones, and when the candidates of ``--commits`` run out, ``more`` reads older commits. The
-rounds stop when enough tasks are kept, when history (or ``more``'s reach) ends, or when
+ones, and when the candidates of ``--commits`` run out, ``more`` reads older commits for
+the drops not replaced yet (a flaky proof counts as one). The rounds stop when enough tasks
+are kept, when every drop is replaced, when history (or ``more``'s reach) ends, or when
 ``REPLACE_FACTOR`` × ``--max-tasks`` tasks have had their strength measured (each costs up
 to ``--mutants`` runs of its tests), so a history of weak tests cannot make a build run
 without end.
@@ -24,11 +25,12 @@ from garuda_evals_repo_git.cache import Verdict, VerdictCache
 from garuda_evals_repo_git.heldout import MIN_FAILING, failing_functions
 from garuda_evals_repo_git.heldoutproof import held_out_candidates
 from garuda_evals_repo_git.mining import Outcome, mine
-from garuda_evals_repo_git.prove import Candidate, Prover
+from garuda_evals_repo_git.prove import FLAKY_COMMIT, FLAKY_PARENT, Candidate, Prover
 from garuda_evals_repo_git.strength import measure
 from garuda_evals_repo_git.summary import kept_in_order
 
 REPLACE_FACTOR = 3
+FLAKY = (FLAKY_PARENT, FLAKY_COMMIT)
 
 Kept = list[tuple[Candidate, Verdict]]
 
@@ -71,10 +73,16 @@ class Rounds:
         good: Kept = []
         first_failure: Outcome | None = None
         order = {c.commit.sha: i for i, c in enumerate(self.candidates)}
+        window = set(order)
+        # Tasks dropped after their proof began (a flaky repeat, the sandbox step,
+        # --min-strength), and tasks kept from beyond --commits: the build reads further
+        # back only while some drop is not replaced yet.
+        dropped = replaced = 0
         remaining, need = self.candidates, max_tasks
         while True:
             found = self._mine(remaining, need)
             outcomes.update(found)
+            dropped += sum(o.verdict.reason in FLAKY for o in found.values())
             # Without a bar the first `need` kept are measured; with one, every task a round
             # kept (a parallel round may keep more than it needed).
             cap = need if minimum is None else len(remaining)
@@ -91,6 +99,8 @@ class Rounds:
             if len(strong) < len(now):
                 skipped[f"strength below --min-strength {minimum:g}"] += len(now) - len(strong)
             good += strong
+            dropped += len(held) - len(strong)
+            replaced += sum(c.commit.sha not in window for c, _ in strong)
             # A kept candidate not used yet (a parallel round kept more) stays: its verdict
             # is cached, so the next round takes it at once.
             remaining = [
@@ -101,7 +111,11 @@ class Rounds:
             ]
             if len(good) >= max_tasks:
                 break
+            need = max_tasks - len(good)
             if not remaining:
+                if dropped <= replaced:
+                    break
+                need = min(need, dropped - replaced)
                 remaining = self.more()
                 order.update({c.commit.sha: len(order) + i for i, c in enumerate(remaining)})
                 if not remaining:
@@ -112,7 +126,6 @@ class Rounds:
                     "candidates are proved to replace dropped tasks."
                 )
                 break
-            need = max_tasks - len(good)
             bar = f" reach --min-strength {minimum:g} and" if minimum is not None else ""
             self.echo(
                 f"{len(good)} of {max_tasks} task(s){bar} pass the sandbox check: proving "
