@@ -256,6 +256,7 @@ NOT_RUN: dict[str, tuple[str, ...]] = {
         "plugins/repo_git/tests/test_repo_git_options.py",
         "plugins/repo_git/tests/test_repo_git_python.py",
         "plugins/repo_git/tests/test_repo_git_vitest.py",
+        "plugins/repo_git/tests/test_repo_git_strength.py",
     ),
 }
 

@@ -55,3 +55,19 @@ def test_from_git_then_oracle_passes_and_noop_fails(tmp_path: Path, repo_kit: An
     assert one.returncode == 0, one.stdout + one.stderr
     assert [r["task"] for r in _report(repo.root, one.stderr)["results"]] == [task_id]
     assert repo.state() == before
+
+
+def test_the_build_runs_as_many_at_a_time_as_the_machine_has_cores(
+    tmp_path: Path, repo_kit: Any
+) -> None:
+    """``garuda eval`` runs one run at a time by default; a build, without --parallel, as
+    many proofs as there are cores (a given --parallel still wins)."""
+    import os
+
+    repo = repo_kit.GitRepo(tmp_path / "notes")
+    repo.commit("Start", {"NOTES.md": "one\n"})
+    repo.commit("More", {"NOTES.md": "two\n"})
+    default = _garuda(repo.root, "--from-git", "--test-command", "node --test {files}")
+    assert f"Up to {os.cpu_count()} proof(s)" in default.stdout, default.stdout + default.stderr
+    given = _garuda(repo.root, "--from-git", "--parallel", "1", "--test-command", "node --test")
+    assert "Up to 1 proof(s)" in given.stdout, given.stdout + given.stderr

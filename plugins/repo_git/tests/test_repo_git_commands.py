@@ -95,6 +95,31 @@ def test_scoped_proof_per_runner(command: str, script: str | None, proof: str) -
     assert tc.proof(FILES) == proof
 
 
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [
+        ("python -m pytest", " -x "),
+        ("npx jest", " --bail "),
+        ("npx vitest", " --bail=1 "),
+        ("mocha {files}", " --bail "),
+        ("go test ./...", " -failfast "),
+        ("node --test", None),
+        ("./run {junit} {files}", None),
+    ],
+)
+def test_a_repeat_stops_at_its_first_failure_where_the_runner_can(
+    command: str, flag: str | None
+) -> None:
+    """A repeat's proof is the proof with the runner's stop-at-first-failure flag, if any."""
+    tc = classify(command, None)
+    proof, repeat = tc.proof(FILES), tc.proof(FILES, fail_fast=True)
+    if flag is None:
+        assert repeat == proof
+    else:
+        assert flag not in proof and flag in repeat
+        assert repeat.replace(flag, " ", 1) == proof
+
+
 def test_check_calls_the_runner_directly() -> None:
     npm = classify("npm run unit", json.dumps({"scripts": {"unit": "jest"}}))
     assert npm.check(["a.test.js"]) == (

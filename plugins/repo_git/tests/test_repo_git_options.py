@@ -54,12 +54,13 @@ def test_since_max_tasks_and_a_custom_command(
     middle = _good(repo, "triple", "a * 3", 9)
     newest = _good(repo, "square", "a * a", 9)
     lines: list[str] = []
-    options = {"since": "2021-01-01", "max_tasks": 1, "test_command": CUSTOM}
+    options = {"since": "2021-01-01", "max_tasks": 1, "test_command": CUSTOM, "parallel": 1}
     assert GitSuiteBuilder().build(options, cwd=repo.root, echo=lines.append) == 0
     output = "\n".join(lines)
     assert "2 commits read, 2 candidates" in output
     assert "(given)" in output
-    assert old[:12] not in output and middle[:12] not in output
+    assert old[:12] not in output and f"] {middle[:12]}" not in output, "not read, not proved"
+    assert f"back to {middle[:12]} Add triple (--since)." in output, output
     saved = json.loads((repo.root / ".garuda/evals/repo-suite.json").read_text())
     assert [t["commit"] for t in saved["tasks"]] == [newest]
     task = saved["tasks"][0]

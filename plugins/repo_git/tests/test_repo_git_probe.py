@@ -8,6 +8,7 @@ from typing import Any
 
 from garuda_evals.testing import run_garuda
 from garuda_evals_repo_git.builder import GitSuiteBuilder
+from garuda_evals_repo_git.mining import progress_bar
 from garuda_evals_repo_git.noleak import leaked
 from garuda_evals_repo_git.suite import load_repo_suite
 from garuda_evals_repo_git.workspace import build_workspace
@@ -19,8 +20,15 @@ def test_the_probe_reports_what_ran_at_head(repo_kit: Any, tmp_path: Path) -> No
     assert mined.code == 0, mined.output
     lines = mined.output.splitlines()
     probe = next(line for line in lines if line.startswith("Probe at HEAD"))
-    assert "3 test file(s): test/mean.test.js, test/sum_zero.test.js, test/min.test.js" in probe
-    assert "3 test(s) found, 3 passed, exit code 0" in probe
+    # one file, the smallest of the candidates' (the quickest run that shows tests are found)
+    sizes = {
+        line.split("\t")[1]: int(line.split()[3])
+        for line in repo.git("ls-tree", "-r", "-l", "HEAD").splitlines()
+    }
+    named = probe.split("(1 test file(s): ")[1].split(")")[0]
+    assert named in sizes and named.endswith(".test.js"), probe
+    assert all(sizes[named] <= sizes[f"test/{name}.test.js"] for name in ("mean", "min")), sizes
+    assert "1 test(s) found, 1 passed, exit code 0" in probe
     assert lines.index(probe) < next(i for i, line in enumerate(lines) if line.startswith("[1/"))
     assert "No leak: the folders of the 3 task(s) hold no git object" in mined.output
 
@@ -64,6 +72,17 @@ def test_a_long_proof_shows_which_run_it_is_in(repo_kit: Any, tmp_path: Path) ->
     progress = [line for line in lines if line.startswith(f"  ... {sha[:12]}: in its ")]
     assert any("parent run 1/1 for" in line for line in progress), lines
     assert any("commit run 1/1 for" in line for line in progress), lines
+    bars = [line for line in lines if line.startswith("  [") and "candidates done" in line]
+    assert bars and bars[0].endswith("0/1 candidates done, 0 kept, 0s elapsed, no estimate yet")
+    assert bars[0].startswith("  [" + "." * 20 + "]"), bars
+
+
+def test_the_progress_bar_estimates_the_time_left() -> None:
+    bar = progress_bar(done=5, total=20, kept=2, elapsed=70)
+    assert bar == (
+        "[#####...............] 5/20 candidates done, 2 kept, 1m10s elapsed, about 3m30s left"
+    )
+    assert progress_bar(20, 20, 9, 3).startswith("[" + "#" * 20 + "] 20/20")
 
 
 def test_a_probe_that_times_out_is_said_to_and_mining_goes_on(

@@ -54,7 +54,8 @@ def test_a_real_fix_is_proved_three_times_each_side(case: dict[str, Any]) -> Non
     verdict = _prove(case, f"{LOG}; {JUNIT}; {FIXED}")
     assert verdict.reason is None
     assert verdict.passed_tests == ["t_new"] and verdict.fail_to_pass == []
-    assert _runs(case) == ["parent"] * 3 + ["commit"] * 3
+    # one run per side first: a failing proof ends at its first decisive run
+    assert _runs(case) == ["parent", "commit", "commit", "commit", "parent", "parent"]
 
 
 def test_the_commit_tests_are_given_to_the_parent_only(case: dict[str, Any]) -> None:
@@ -70,9 +71,9 @@ def test_tests_that_already_pass_at_the_parent(case: dict[str, Any]) -> None:
 
 
 def test_a_parent_that_passes_later_is_flaky(case: dict[str, Any]) -> None:
-    script = f'{LOG}; {JUNIT}; test "$(wc -l < "$RUNS")" -ge 3'
+    script = f'{LOG}; {JUNIT}; {FIXED} || test "$(wc -l < "$RUNS")" -ge 4'
     assert _prove(case, script).reason == prove.FLAKY_PARENT
-    assert _runs(case) == ["parent"] * 3
+    assert _runs(case) == ["parent", "commit", "commit", "commit", "parent"]
 
 
 def test_tests_that_fail_at_the_commit_show_the_tail(case: dict[str, Any]) -> None:
@@ -80,13 +81,14 @@ def test_tests_that_fail_at_the_commit_show_the_tail(case: dict[str, Any]) -> No
     verdict = _prove(case, script)
     assert verdict.reason == prove.FAIL_AT_COMMIT
     assert verdict.failure_tail == "\n".join(str(n) for n in range(16, 41))
-    assert _runs(case) == ["parent"] * 3 + ["commit"]
+    # no repeat at the parent before the commit's first run has failed
+    assert _runs(case) == ["parent", "commit"]
 
 
 def test_a_commit_that_fails_later_is_flaky(case: dict[str, Any]) -> None:
-    script = f'{LOG}; {JUNIT}; {FIXED} && test "$(wc -l < "$RUNS")" -lt 5'
+    script = f'{LOG}; {JUNIT}; {FIXED} && test "$(wc -l < "$RUNS")" -lt 3'
     assert _prove(case, script).reason == prove.FLAKY_COMMIT
-    assert _runs(case) == ["parent"] * 3 + ["commit"] * 2
+    assert _runs(case) == ["parent", "commit", "commit"]
 
 
 def test_no_passing_test_in_the_report_is_no_evidence(case: dict[str, Any]) -> None:
@@ -161,6 +163,36 @@ def test_a_pytest_fix_is_proved_and_its_check_passes(case: dict[str, Any]) -> No
     verdict = _prove(case, "", command)
     assert verdict.reason is None, verdict
     assert verdict.fail_to_pass == ["tests.test_calc::test_add"]
+
+
+def test_the_repeats_stop_at_their_first_failing_test(case: dict[str, Any]) -> None:
+    # the first run of each side runs every test (its report names what fails at the
+    # parent); a repeat needs only its exit code, so pytest stops at the first failure
+    repo = case["repo"]
+    marks = case["runs"]
+    later = (
+        f"def test_later():\n    open({str(marks)!r}, 'a').write('ran\\n')\n"
+        "    assert add(2, 3) == 5\n"
+    )
+    test = CALC_TEST + "\n\n" + later
+    parent = repo.commit("calc", {"src/calc.py": "def add(a, b):\n    return a - b\n"})
+    sha = repo.commit(
+        "fix add", {"src/calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": test}
+    )
+    case["candidate"] = prove.Candidate(
+        commit=Commit(sha=sha, parent=parent, subject="fix add", message="fix add"),
+        test_files={"tests/test_calc.py": test},
+        deleted_tests=[],
+        run_files=["tests/test_calc.py"],
+    )
+    command = TestCommand(
+        base="python -m pytest", kind="pytest", prefix=f"{sys.executable} -m pytest"
+    )
+    verdict = _prove(case, "", command)
+    assert verdict.reason is None, verdict
+    assert verdict.fail_to_pass == ["tests.test_calc::test_add", "tests.test_calc::test_later"]
+    # parent: 1 full run, 2 repeats stopped at test_add; commit: 1 run, 1 repeat, the check
+    assert _runs(case) == ["ran"] * 4
 
 
 CALC_TEST = (

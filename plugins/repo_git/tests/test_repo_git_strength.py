@@ -108,7 +108,7 @@ def test_min_strength_replaces_a_weak_task_with_a_strong_older_one(graded: Any) 
         "eval", "--from-git", "--max-tasks", "1", "--min-strength", "0.5", cwd=graded.repo.root
     )
     assert built.returncode == 0, built.stdout + built.stderr
-    assert "0 of 1 task(s) reach --min-strength 0.5: proving more candidates for 1 more" in (
+    assert "0 of 1 task(s) reach --min-strength 0.5 and pass the sandbox check: proving more " in (
         built.stdout
     )
     saved = json.loads((graded.repo.root / ".garuda/evals/repo-suite.json").read_text())
@@ -167,7 +167,7 @@ def test_min_strength_stops_replacing_at_three_times_max_tasks(
         )
     (repo.root / ".venv").symlink_to(Path(__import__("sys").prefix), target_is_directory=True)
     lines: list[str] = []
-    options = {"max_tasks": 1, "min_strength": 0.9, "mutants": 2}
+    options = {"max_tasks": 1, "min_strength": 0.9, "mutants": 2, "parallel": 1}
     built = GitSuiteBuilder(commit_runs=1, parent_runs=1).build(
         options, cwd=repo.root, echo=lines.append
     )
@@ -176,3 +176,38 @@ def test_min_strength_stops_replacing_at_three_times_max_tasks(
     assert "3 task(s) measured, 3 x --max-tasks: no more candidates" in output, output
     assert "Kept 0 task(s) of 3 candidate(s) proved (4 after the file rules)" in output, output
     assert "3  strength below --min-strength 0.9" in output, output
+
+
+def test_a_mutant_run_stops_at_its_first_failing_test(tmp_path: Path, repo_kit: Any) -> None:
+    """A failure rejects a mutant: the tests after it are not run (only survivors run all)."""
+    import sys
+
+    import anyio
+
+    from garuda_evals_repo_git.candidates import candidate_or_reason
+    from garuda_evals_repo_git.gitcmd import recent_commits
+    from garuda_evals_repo_git.prove import Prover
+    from garuda_evals_repo_git.runners import TestCommand
+    from garuda_evals_repo_git.strength import measure
+
+    marks = tmp_path / "marks"
+    test = (
+        "import sys\nfrom pathlib import Path\n\n"
+        "sys.path.insert(0, str(Path(__file__).parents[1] / 'src'))\n"
+        "from grades import grade\n\n\n"
+        + TEST_GRADE.split("\n", 1)[1]
+        + f"\n\ndef test_later():\n    open({str(marks)!r}, 'a').write('ran\\n')\n"
+    )
+    repo = repo_kit.GitRepo(tmp_path / "grades")
+    repo.commit("Start", {"src/grades.py": BASE})
+    repo.commit("Add grade", {"src/grades.py": BASE + GRADE, "tests/test_grade.py": test})
+    command = TestCommand(
+        base="python -m pytest", kind="pytest", prefix=f"{sys.executable} -m pytest"
+    )
+    candidate = candidate_or_reason(repo.root, recent_commits(repo.root, 1, None)[0], command)
+    assert not isinstance(candidate, str), candidate
+    prover = Prover(repo.root, command, {"PATH": "/usr/bin:/bin"})
+    found = anyio.run(measure, prover, candidate, [], 2, 12)
+    assert found.mutants >= 4 and found.rejected >= 3, found
+    ran = marks.read_text().split() if marks.exists() else []
+    assert len(ran) == len(found.survivors), (ran, found)

@@ -146,7 +146,9 @@ def dispatch(
     for registered in registry.suite_builders().values():
         builder = registered.record
         if builder.trigger and settings.option(builder.trigger):
-            values = {**settings.options.get(builder.owner, {}), "parallel": settings.parallel}
+            # A --parallel not given is the builder's own default (None).
+            parallel = settings.parallel if given is None or "parallel" in given else None
+            values = {**settings.options.get(builder.owner, {}), "parallel": parallel}
             return builder.load().build(values, cwd=cwd, echo=click.echo)
     from garuda_evals.runner.session import run_eval
 

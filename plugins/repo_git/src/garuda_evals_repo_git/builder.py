@@ -13,11 +13,11 @@ import anyio
 
 from garuda_evals.api import GarudaError, SuiteBuilder, UsageError
 from garuda_evals_repo_git.cache import VerdictCache
-from garuda_evals_repo_git.candidates import candidate_or_reason
 from garuda_evals_repo_git.deps import VENV_NAMES, dependency_folders, tracked_files
 from garuda_evals_repo_git.detect import detect, require_program, venv_python
-from garuda_evals_repo_git.gitcmd import git_root, head, read_text, recent_commits
+from garuda_evals_repo_git.gitcmd import file_sizes, git_root, head, read_text
 from garuda_evals_repo_git.gocache import base_cache, go_env
+from garuda_evals_repo_git.history import History
 from garuda_evals_repo_git.mining import PROGRESS_EVERY_S
 from garuda_evals_repo_git.mutants import MAX_MUTANTS
 from garuda_evals_repo_git.noleak import assert_no_leak
@@ -25,7 +25,7 @@ from garuda_evals_repo_git.prove import RUN_TIMEOUT_S, Candidate, Prover
 from garuda_evals_repo_git.pycopies import refuse_package_copies
 from garuda_evals_repo_git.pyenv import check_safe_path, probe_project, refuse_own_installs
 from garuda_evals_repo_git.pyroots import package_roots
-from garuda_evals_repo_git.rounds import Rounds
+from garuda_evals_repo_git.rounds import Kept, Rounds
 from garuda_evals_repo_git.rules import is_test_path
 from garuda_evals_repo_git.runners import TestCommand, classify
 from garuda_evals_repo_git.sandboxcheck import keep_sound
@@ -33,13 +33,13 @@ from garuda_evals_repo_git.suitefile import SCHEMA_VERSION, RepoSuiteFile, RepoT
 from garuda_evals_repo_git.summary import print_summary
 from garuda_evals_repo_git.tasks import ID_LENGTH, repo_task
 
-PROBE_FILES = 3
+PROBE_FILES = 1
 DEFAULTS = {
     "commits": 200,
     "since": None,
     "max_tasks": 30,
     "test_command": None,
-    "parallel": 1,
+    "parallel": os.cpu_count() or 1,
     "min_strength": None,
     "mutants": MAX_MUTANTS,
 }
@@ -102,17 +102,14 @@ class GitSuiteBuilder(SuiteBuilder):
             "The tests run on the host, with no sandbox: these are the project's own commits, "
             "not an agent's code. Your checkout, index and HEAD are not changed."
         )
-        commits = recent_commits(root, int(opts["commits"]), opts["since"])
+        echo(
+            f"Up to {opts['parallel']} proof(s), strength measure(s) and sandbox check(s) run "
+            "at a time (--parallel; the default is the machine's cores)."
+        )
         skipped: Counter[str] = Counter()
-        candidates: list[Candidate] = []
-        for commit in commits:
-            found = candidate_or_reason(root, commit, command)
-            if isinstance(found, str):
-                skipped[found] += 1
-            else:
-                found.dependencies = deps
-                candidates.append(found)
-        echo(f"{len(commits)} commits read, {len(candidates)} candidates after the file rules.")
+        history = History(root, command, deps, int(opts["commits"]), opts["since"], skipped)
+        candidates = history.next()
+        echo(f"{history.read} commits read, {len(candidates)} candidates after the file rules.")
         prover = Prover(
             root,
             command,
@@ -122,21 +119,52 @@ class GitSuiteBuilder(SuiteBuilder):
             run_timeout_s=self.run_timeout_s,
         )
         if candidates:
-            _probe(prover, sha, candidates, tree, deps, echo)
+            _probe(prover, sha, candidates, deps, echo)
         cache = VerdictCache(root)
         if cache.damaged:
             echo(f"note: {cache.path} was unreadable; every candidate is proved again")
-        rounds = Rounds(prover, candidates, cache, deps, opts, echo, self.progress_every_s)
+        built: dict[str, RepoTask] = {}
+
+        def settle(pairs: Kept) -> Kept:
+            """The sandbox step on a round's kept tasks (their folders asserted leak-free)."""
+            tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in pairs]
+            for task in tasks:
+                assert_no_leak(root, task, sha, deps)
+            suite = RepoSuiteFile(
+                version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
+            )
+            parallel = int(opts["parallel"])
+            sound, dropped = keep_sound(root, suite, parallel, echo, cache, command.cache_key, deps)
+            skipped.update(dropped)
+            built.update({task.id: task for task in sound})
+            return [pair for pair in pairs if pair[0].commit.sha[:ID_LENGTH] in built]
+
+        def more() -> list[Candidate]:
+            first = history.read + 1
+            found = history.next()
+            if history.read >= first:
+                echo(
+                    f"Reading further back: commits {first}-{history.read} of HEAD, "
+                    f"{len(found)} more candidate(s) after the file rules."
+                )
+            return found
+
+        rounds = Rounds(
+            prover, candidates, cache, deps, opts, echo, self.progress_every_s, settle, more
+        )
         try:
             kept, outcomes, first_failure = rounds.run(skipped)
         finally:
             cache.save()  # an interrupted build keeps the verdicts it reached
         if kept:
-            tasks = [repo_task(root, command, candidate, verdict) for candidate, verdict in kept]
+            tasks = [
+                built[c.commit.sha[:ID_LENGTH]].model_copy(
+                    update={"strength": v.strength, "mutants": v.mutants}
+                )
+                for c, v in kept
+            ]
             if command.kind == "pytest":
                 _echo_held_out(tasks, echo)
-            for task in tasks:
-                assert_no_leak(root, task, sha, deps)
             echo(
                 f"No leak: the folders of the {len(tasks)} task(s) hold no git object of their "
                 "commit or a later one."
@@ -144,21 +172,31 @@ class GitSuiteBuilder(SuiteBuilder):
             suite = RepoSuiteFile(
                 version=SCHEMA_VERSION, root=str(root), head=sha, test_command=base, tasks=tasks
             )
-            sound, dropped = keep_sound(root, suite, int(opts["parallel"]), echo)
-            skipped.update(dropped)
-            ids = {task.id for task in sound}
-            kept = [pair for pair in kept if pair[0].commit.sha[:ID_LENGTH] in ids]
-            if sound:
-                save_suite(root, suite.model_copy(update={"tasks": sound}))
+            save_suite(root, suite)
+        _echo_reach(history, int(opts["commits"]), echo)
         print_summary(
             echo,
             kept=len(kept),
             proved=len(outcomes),
-            candidates=len(candidates),
+            candidates=len(history.candidates),
             skipped=skipped,
             first_failure=first_failure,
         )
         return 0 if kept else 1
+
+
+def _echo_reach(history: History, asked: int, echo: Callable[[str], None]) -> None:
+    """How far back the build read: past ``--commits`` only to replace dropped tasks."""
+    if history.oldest is None:
+        return
+    if history.oldest.parent is None:
+        end = " (the start of history)"
+    else:
+        end = " (--since)" if history.ended and history.since else ""
+    echo(
+        f"History read: {history.read} commit(s) (--commits {asked}), back to "
+        f"{history.oldest.sha[:12]} {history.oldest.subject[:60]}{end}."
+    )
 
 
 def _echo_held_out(tasks: list[RepoTask], echo: Callable[[str], None]) -> None:
@@ -170,27 +208,26 @@ def _echo_held_out(tasks: list[RepoTask], echo: Callable[[str], None]) -> None:
     )
 
 
-def _probe_files(candidates: list[Candidate], tree: list[str], command: TestCommand) -> list[str]:
-    """Up to PROBE_FILES test files of HEAD: the newest candidates' first, then any."""
-    present = set(tree)
-    files: list[str] = []
-    for candidate in candidates:
-        files.extend(f for f in candidate.run_files if f in present and f not in files)
-    everything = command.runnable(sorted(p for p in tree if is_test_path(p)))
-    files.extend(f for f in everything if f not in files)
-    return files[:PROBE_FILES]
+def _probe_files(
+    candidates: list[Candidate], sizes: dict[str, int], command: TestCommand
+) -> list[str]:
+    """The smallest test file of HEAD among the candidates' (the quickest run that shows
+    the command finds tests), else the smallest of HEAD's test files."""
+    ours = {f for candidate in candidates for f in candidate.run_files if f in sizes}
+    everything = command.runnable(sorted(p for p in sizes if is_test_path(p)))
+    pool = sorted(ours) or everything
+    return sorted(pool, key=lambda path: (sizes[path], path))[:PROBE_FILES]
 
 
 def _probe(
     prover: Prover,
     sha: str,
     candidates: list[Candidate],
-    tree: list[str],
     deps: list[str],
     echo: Callable[[str], None],
 ) -> None:
-    """Run the command once at HEAD on a few test files; no test found stops the build."""
-    files = _probe_files(candidates, tree, prover.command)
+    """Run the command once at HEAD on a small test file; no test found stops the build."""
+    files = _probe_files(candidates, file_sizes(prover.root, sha), prover.command)
     if not files:
         return
     probe = anyio.run(prover.probe, sha, files, deps)

@@ -42,6 +42,11 @@ class Verdict(Model):
     )
     mutants: int = 0
     survivors: list[str] = Field(default_factory=list)
+    sandbox: dict[str, str] = Field(
+        default_factory=dict,
+        description="the sandbox step's verdict per task and environment digest: why the "
+        "task was dropped, '' when it was kept",
+    )
     held_out: list[HeldOutTest] | None = Field(
         default=None,
         description="the tests that can be held out (None: not looked for yet; pytest only)",

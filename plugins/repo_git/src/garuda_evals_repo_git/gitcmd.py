@@ -69,9 +69,12 @@ class Commit:
     message: str
 
 
-def recent_commits(root: Path, count: int, since: str | None) -> list[Commit]:
-    """The newest ``count`` commits of HEAD (newest first), merges not read."""
+def recent_commits(root: Path, count: int, since: str | None, skip: int = 0) -> list[Commit]:
+    """The newest ``count`` commits of HEAD after the newest ``skip`` (newest first), merges
+    not read."""
     args = ["log", "--no-merges", f"--max-count={count}", "--format=%H%x00%P%x00%s%x00%B%x1e"]
+    if skip:
+        args.append(f"--skip={skip}")
     if since:
         args.append(f"--since={since}")
     commits: list[Commit] = []
@@ -107,6 +110,17 @@ def changes(root: Path, parent: str | None, sha: str) -> list[Change]:
     fields = [f for f in status.split("\x00") if f]
     pairs = zip(fields[0::2], fields[1::2], strict=False)
     return [Change(kind[0], path, path in binary) for kind, path in pairs]
+
+
+def file_sizes(root: Path, sha: str) -> dict[str, int]:
+    """Each file of the tree of ``sha`` with its size in bytes (one ``git ls-tree``)."""
+    sizes: dict[str, int] = {}
+    for entry in git(root, "ls-tree", "-r", "-l", "-z", sha).split("\x00"):
+        info, _, path = entry.partition("\t")
+        parts = info.split()
+        if len(parts) == 4 and parts[1] == "blob" and parts[3].isdigit():
+            sizes[path] = int(parts[3])
+    return sizes
 
 
 def read_text(root: Path, sha: str, path: str) -> str | None:

@@ -36,6 +36,28 @@ def _line(index: int, total: int, outcome: Outcome) -> str:
     return f"[{index}/{total}] {commit.sha[:12]} {commit.subject[:60]}: {what}{cached}"
 
 
+BAR_WIDTH = 20
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"
+
+
+def progress_bar(done: int, total: int, kept: int, elapsed: float) -> str:
+    """``[#####...] 5/20 candidates done, 2 kept, 1m10s elapsed, about 3m30s left``.
+
+    The estimate is the time per candidate done so far times the candidates left (an upper
+    bound: the build stops proving once ``--max-tasks`` are kept).
+    """
+    filled = BAR_WIDTH * done // total if total else BAR_WIDTH
+    bar = "#" * filled + "." * (BAR_WIDTH - filled)
+    left = f"about {_duration(elapsed / done * (total - done))} left" if done else "no estimate yet"
+    return (
+        f"[{bar}] {done}/{total} candidates done, {kept} kept, {_duration(elapsed)} elapsed, {left}"
+    )
+
+
 async def mine(
     prover: Prover,
     candidates: list[Candidate],
@@ -48,14 +70,16 @@ async def mine(
     """Prove candidates in order, ``parallel`` at a time; launch no more once enough are kept.
 
     Every candidate launched is older than none that was not, so the first ``max_tasks`` kept
-    in history order are always among the proved ones. Every ``progress_every_s``, a proof
-    whose current run has lasted that long gets a line naming the run and its time so far.
+    in history order are always among the proved ones. Every ``progress_every_s``, a progress
+    bar (candidates done, kept, time elapsed and an estimate of the time left), and a line
+    for each proof whose current run has lasted that long, naming the run and its time so far.
     """
     outcomes: dict[str, Outcome] = {}
     limiter = anyio.CapacityLimiter(max(1, parallel))
     key = prover.command.cache_key
     total = len(candidates)
     kept = 0
+    started = time.monotonic()
 
     def record(index: int, outcome: Outcome) -> None:
         nonlocal kept
@@ -80,6 +104,7 @@ async def mine(
         while True:
             await anyio.sleep(progress_every_s)
             now = time.monotonic()
+            echo(f"  {progress_bar(len(outcomes), total, kept, now - started)}")
             for sha, stage in sorted(prover.stages.items()):
                 if now - stage.since >= progress_every_s:
                     echo(f"  ... {sha[:12]}: in its {stage.label} for {now - stage.since:.0f} s")

@@ -149,48 +149,53 @@ class Prover:
             self.stages.pop(candidate.commit.sha, None)
 
     async def _prove(self, candidate: Candidate) -> Verdict:
+        """Each run in the order that ends a failing proof soonest: one run per side, the
+        commit's repeats and the check (one of the commit's runs), the parent's repeats.
+        The repeats stop at their first failing test: only their exit code is read."""
         commit = candidate.commit
         if not candidate.run_files:
             return Verdict(reason=NO_RUNNABLE)
         proof = self.command.proof(candidate.run_files)
+        repeat = self.command.proof(candidate.run_files, fail_fast=True)
         with tempfile.TemporaryDirectory(prefix="garuda-mine-") as scratch:
             base = Path(scratch)
+            parent, tree = base / "parent", base / "commit"
             assert commit.parent is not None
-            await self.tree(commit.parent, base / "parent", candidate, with_tests=True)
-            before = None
-            for run in range(self.parent_runs):
-                report = base / f"parent-{run}.report"
-                self._stage(commit.sha, f"parent run {run + 1}/{self.parent_runs}")
-                code, _ = await self._run(proof, base / "parent", report)
-                if code == 0:
-                    return Verdict(reason=ALREADY_PASS if run == 0 else FLAKY_PARENT)
-                before = before or read_results(
-                    self._report(base / "parent", report), self.command.kind
-                )
-            await self.tree(commit.sha, base / "commit", candidate, with_tests=False)
-            after = None
-            for run in range(self.commit_runs):
-                report = base / f"commit-{run}.report"
-                self._stage(commit.sha, f"commit run {run + 1}/{self.commit_runs}")
-                code, output = await self._run(proof, base / "commit", report)
-                if code != 0:
-                    reason = FAIL_AT_COMMIT if run == 0 else FLAKY_COMMIT
-                    return Verdict(reason=reason, failure_tail=_tail(output))
-                after = after or read_results(
-                    self._report(base / "commit", report), self.command.kind
-                )
+            await self.tree(commit.parent, parent, candidate, with_tests=True)
+            self._stage(commit.sha, f"parent run 1/{self.parent_runs}")
+            code, _ = await self._run(proof, parent, base / "parent.report")
+            if code == 0:
+                return Verdict(reason=ALREADY_PASS)
+            before = read_results(self._report(parent, base / "parent.report"), self.command.kind)
+            await self.tree(commit.sha, tree, candidate, with_tests=False)
+            self._stage(commit.sha, f"commit run 1/{self.commit_runs}")
+            code, output = await self._run(proof, tree, base / "commit.report")
+            if code != 0:
+                return Verdict(reason=FAIL_AT_COMMIT, failure_tail=_tail(output))
+            after = read_results(self._report(tree, base / "commit.report"), self.command.kind)
             check, _ = self.command.check(candidate.run_files)
-            if check.replace(f" {CANARIES}", "") != proof:
-                report = base / "check.report"
+            own_check = check.replace(f" {CANARIES}", "") != proof
+            # The check runs the same tests at the commit: when it is a run of its own, it is
+            # the commit's last run, after the repeats (a failure there is the check's).
+            for run in range(2, self.commit_runs + 1 - own_check):
+                self._stage(commit.sha, f"commit run {run}/{self.commit_runs}")
+                code, output = await self._run(repeat, tree, base / f"commit-{run}.report")
+                if code != 0:
+                    return Verdict(reason=FLAKY_COMMIT, failure_tail=_tail(output))
+            if own_check:
                 self._stage(commit.sha, "the check's run")
-                code, output = await self._run(check, base / "commit", report)
+                code, output = await self._run(check, tree, base / "check.report")
                 if code != 0:
                     return Verdict(reason=CHECK_FAILS, failure_tail=_tail(output))
-                after = (
-                    read_results(self._report(base / "commit", report), self.command.kind) or after
-                )
+                report = self._report(tree, base / "check.report")
+                after = read_results(report, self.command.kind) or after
             if after is None or PASSED not in after.values():
                 return Verdict(reason=NO_EVIDENCE)
+            for run in range(2, self.parent_runs + 1):
+                self._stage(commit.sha, f"parent run {run}/{self.parent_runs}")
+                code, _ = await self._run(repeat, parent, base / f"parent-{run}.report")
+                if code == 0:
+                    return Verdict(reason=FLAKY_PARENT)
             passed = sorted(name for name, state in after.items() if state == PASSED)
             return Verdict(fail_to_pass=fail_to_pass(before, after), passed_tests=passed)
 

@@ -51,6 +51,9 @@ REPORT_FLAGS = {
     # tap checks 100% coverage by default: a task's tests cover only their part.
     "tap": ["--disable-coverage", "--reporter=junit", f"--reporter-file={REPORT}"],
 }
+# Flags that stop a run at its first failing test: a repeat or a mutant's run needs only its
+# exit code, which a failure decides (0 still means every test passed).
+FAIL_FAST = {"pytest": "-x", "jest": "--bail", "vitest": "--bail=1", "mocha": "--bail"}
 # Runners that run the whole suite and write reports into a folder of the tree.
 WHOLE_SUITE = {"maven": "target/surefire-reports"}
 MAVEN = "mvn -B -o test"
@@ -184,18 +187,24 @@ class TestCommand:
             return [f for f in test_files if f.endswith("_test.go")]
         return list(test_files)
 
-    def proof(self, files: list[str]) -> str:
-        """The project's command scoped to ``files`` (``{junit}`` marks the report path)."""
+    def proof(self, files: list[str], fail_fast: bool = False) -> str:
+        """The project's command scoped to ``files`` (``{junit}`` marks the report path).
+
+        ``fail_fast`` stops the run at its first failing test where the runner can
+        (``FAIL_FAST``, go's ``-failfast``): for runs whose exit code is all that is read.
+        """
         quoted = shlex.join(files)
         if self.kind in ("custom", "whole"):
             return self.base.replace("{files}", quoted)
         if self.kind in WHOLE_SUITE:
             return self.prefix
         if self.kind == "go":
-            return self._go(files, REPORT)
+            return self._go(files, REPORT, fail_fast)
         if self.kind == "unittest":
             return self._unittest(quoted)
         flags = self._flags()
+        if fail_fast and self.kind in FAIL_FAST:
+            flags = f"{flags} {FAIL_FAST[self.kind]}"
         if self.wrapper == "npm":
             return f"{self.base} -- {flags} {quoted}"
         if self.wrapper is not None:
@@ -266,7 +275,7 @@ class TestCommand:
         """What a cached verdict was proved with: the command and the check it makes."""
         return f"{self.base}\n{self.check(['{files}'])[0]}"
 
-    def _go(self, files: list[str], report: str) -> str:
+    def _go(self, files: list[str], report: str, fail_fast: bool = False) -> str:
         """``go test -count=1 -json`` on the packages of ``files``, the stream into ``report``.
 
         The check (``{gojson}``) names the host's module cache and fetches nothing, and its
@@ -279,7 +288,11 @@ class TestCommand:
             cache = GO_CHECK_CACHE.format(base=shlex.quote(self.gobase))
         if report == GO_JSON and self.modcache:
             settings = f"GOMODCACHE={shlex.quote(self.modcache)} GOPROXY=off "
-        run = f'{settings}GOCACHE="$c" {self.prefix} -count=1 -json {packages} > {report}; s=$?; '
+        fast = " -failfast" if fail_fast else ""
+        run = (
+            f'{settings}GOCACHE="$c" {self.prefix} -count=1 -json{fast} {packages} > {report}; '
+            "s=$?; "
+        )
         return cache + run + GO_END
 
     @property

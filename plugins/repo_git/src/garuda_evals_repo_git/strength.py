@@ -59,7 +59,8 @@ async def measure(
     if not made or not candidate.run_files:
         return Strength(0, 0)
     # A mutant may keep a file's size and second: no bytecode, so none is read stale.
-    proof = f"PYTHONDONTWRITEBYTECODE=1 {prover.command.proof(candidate.run_files)}"
+    # Stopped at its first failing test: a failure is all it takes to reject a mutant.
+    proof = f"PYTHONDONTWRITEBYTECODE=1 {prover.command.proof(candidate.run_files, fail_fast=True)}"
     pending: Iterator[Mutant] = iter(made)
     rejected: list[str] = []
     survived: list[str] = []

@@ -53,6 +53,11 @@ def print_summary(
         f"\nKept {kept} task(s) of {proved} candidate(s) proved "
         f"({candidates} after the file rules); {saved}."
     )
+    if candidates:
+        echo(
+            f"Yield: {kept} of {candidates} candidate(s) kept ({100 * kept // candidates}%); "
+            "why the others were not, and the commits the file rules skipped, below."
+        )
     if skipped:
         echo("Skipped:")
         for reason, count in sorted(skipped.items(), key=lambda item: (-item[1], item[0])):
