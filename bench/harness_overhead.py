@@ -21,8 +21,9 @@ Each round measures, in a rotating order so that machine load hits all alike:
    probe cache and entry-point cache in an empty folder (``GARUDA_PROBE_CACHE``,
    ``GARUDA_ENTRY_POINT_CACHE``), against the floor of one check per task (the floor of
    step 1 divided by N: the same round's checks);
-4. the judge's check against the plain check, per task: ``judge (as garuda runs it)`` and
-   ``plain (the check command alone)`` of ``bench/check_cost.py`` (CPU per check).
+4. the judge's check against the plain check: ``judge (as garuda runs it)`` and ``plain
+   (the check command alone)`` of ``bench/check_cost.py``, each task's two one after the
+   other in turns of order, four times over (CPU per check).
 
 Prints the medians and the three ratios with their goals (``--repeat N`` at most 1.05x the
 floor, five tasks cold at most 1.25x, the judge's check at most 1.10x the plain check). Wall
@@ -105,11 +106,18 @@ def run_floor(items: list[Selected], repeat: int) -> Times:
     return wall, cpu
 
 
-def run_checks(items: list[Selected]) -> Times:
-    """CPU per check of the judge's check and the plain check, over every task."""
-    judge = sum(run_check(VARIANTS[WITH], item)[1] for item in items)
-    plain = sum(run_check(VARIANTS[PLAIN], item)[1] for item in items)
-    return judge / len(items), plain / len(items)
+def run_checks(items: list[Selected], passes: int = 4) -> Times:
+    """CPU per check of the judge's check and the plain check, over every task ``passes``
+    times, each task's two checks one after the other in turns of order."""
+    judge = plain = 0.0
+    for index in range(passes * len(items)):
+        item = items[index % len(items)]
+        pair = [VARIANTS[WITH], VARIANTS[PLAIN]]
+        first, second = pair if index % 2 == 0 else pair[::-1]
+        used = run_check(first, item)[1], run_check(second, item)[1]
+        judged_cpu, plain_cpu = used if index % 2 == 0 else used[::-1]
+        judge, plain = judge + judged_cpu, plain + plain_cpu
+    return judge / (passes * len(items)), plain / (passes * len(items))
 
 
 def cold_eval(argv: list[str], project: Path, code: dict[str, str]) -> Times:
@@ -176,6 +184,7 @@ def main() -> None:
             shift = round_index % len(steps)
             for step in steps[shift:] + steps[:shift]:
                 step()
+            print(f"round {round_index + 1} of {args.rounds} done", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(project, ignore_errors=True)
     report(args, len(items), floors, evals, colds, checks)
