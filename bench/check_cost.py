@@ -1,21 +1,24 @@
-"""The CPU of one check as the judge runs it, against the floor's, with each addition left out.
+"""The CPU of one check as the judge runs it, against the plain check, with each addition left out.
 
 Usage: python bench/check_cost.py [--suite python] [--rounds 10]
 Every round runs each variant once over all the suite's tasks (reference solutions applied),
 in a rotating order so that machine load hits all alike, each check in a folder of its own:
 
-- floor: the task written out and its check command run with ``bash -c`` (as
-  ``bench/harness_overhead.py``'s floor does);
+- plain: the task written out with its solution (the agent's folder) and its check command
+  run there with ``bash -c``;
 - judge: the judge's own preparation (fresh copy, canaries, locked bytecode caches, read-only
   protected files) and the host executor's command line (the reaper, then ``bash -c``);
 - judge, no reaper / no reaper nor canaries / no reaper nor cache locks: the same with those
   parts left out, so that each one's cost is the difference between two rows;
 - judge before held-out tests: the judge as it was before tasks had held-out tests and their
   canaries, with pytest's long tracebacks (``--tb=line`` came with them); the ratio of the
-  judge to it is printed last.
+  judge to it is printed, then the judge's to the plain check's.
+
+``bench/harness_overhead.py`` takes its floor (``judged(reaper=False)``) and its third ratio
+(judge ÷ plain) from here.
 
 Prints the median CPU per check (user + system of the check's processes, from
-``RUSAGE_CHILDREN``) of each variant and its difference from the floor. Only the check's own
+``RUSAGE_CHILDREN``) of each variant and its difference from the plain check. Only the check's own
 processes are counted: the preparation runs in this process.
 """
 
@@ -27,6 +30,7 @@ import secrets
 import statistics
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,7 +50,7 @@ Variant = Callable[[Selected, Path], tuple[list[str], int]]
 """Prepares ``folder`` for one task; returns the command line and the exit code it must give."""
 
 
-def floor(item: Selected, folder: Path) -> tuple[list[str], int]:
+def plain(item: Selected, folder: Path) -> tuple[list[str], int]:
     """The task's files and solution, its check command as it stands."""
     item.suite.materialize(item.task, folder)
     apply_solution(folder, item.task.solution)
@@ -101,14 +105,18 @@ def judged(
 
 
 VARIANTS: dict[str, Variant] = {
-    "floor (the check command alone)": floor,
+    "plain (the check command alone)": plain,
     "judge (as garuda runs it)": judged(),
     "judge, no reaper": judged(reaper=False),
     "judge, no reaper nor canaries": judged(reaper=False, canaries=False),
     "judge, no reaper nor cache locks": judged(reaper=False, locks=False),
     "judge before held-out tests": judged(held_out=False),
 }
-WITH, WITHOUT = "judge (as garuda runs it)", "judge before held-out tests"
+PLAIN, WITH, WITHOUT = (
+    "plain (the check command alone)",
+    "judge (as garuda runs it)",
+    "judge before held-out tests",
+)
 
 
 def children_cpu() -> float:
@@ -117,12 +125,13 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def check_cpu(variant: Variant, item: Selected) -> float:
-    """The CPU seconds of one check of ``item`` prepared by ``variant``."""
+def run_check(variant: Variant, item: Selected) -> tuple[float, float]:
+    """The wall and CPU seconds of one check of ``item`` prepared by ``variant`` (the
+    preparation is not counted)."""
     folder = Path(tempfile.mkdtemp(prefix="bench-check-"))
     try:
         argv, expected = variant(item, folder)
-        before = children_cpu()
+        before, started = children_cpu(), time.perf_counter()
         done = subprocess.run(
             argv,
             cwd=folder,
@@ -132,13 +141,18 @@ def check_cpu(variant: Variant, item: Selected) -> float:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        used = children_cpu() - before
+        wall, used = time.perf_counter() - started, children_cpu() - before
     finally:
         remove_tree(folder)
     if done.returncode != expected:
         tail = done.stdout[-2000:].decode(errors="replace")
         raise SystemExit(f"{item.task.id}: exit {done.returncode}, not {expected}:\n{tail}")
-    return used
+    return wall, used
+
+
+def check_cpu(variant: Variant, item: Selected) -> float:
+    """The CPU seconds of one check of ``item`` prepared by ``variant``."""
+    return run_check(variant, item)[1]
 
 
 def main() -> None:
@@ -160,9 +174,11 @@ def main() -> None:
     print("median CPU per check (user + system of the check's processes):")
     for name in names:
         cpu = statistics.median(per_check[name])
-        print(f"  {name:<34}: {cpu * 1000:6.1f} ms   {(cpu - base) * 1000:+6.1f} ms vs the floor")
+        print(f"  {name:<34}: {cpu * 1000:6.1f} ms   {(cpu - base) * 1000:+6.1f} ms vs plain")
     ratio = statistics.median(per_check[WITH]) / statistics.median(per_check[WITHOUT])
     print(f"judge ÷ judge before held-out tests: {ratio:.3f}x")
+    ratio = statistics.median(per_check[WITH]) / statistics.median(per_check[PLAIN])
+    print(f"judge ÷ plain: {ratio:.3f}x")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ STEPS = (
     ("  carry the change in", "garuda_evals.judging.judge:apply_change"),
     ("  lint", "garuda_evals.judging.judge:lint"),
     ("  JUnit evidence parsing", "garuda_evals.checks.junit:JUnitCheckRunner.evidence"),
-    ("  remove the judge copy", "garuda_evals.judging.judge:remove_tree"),
+    ("  hand the judge copy over for removal", "garuda_evals.judging.judge:remove_soon"),
+    ("scratch folders removed (worker thread)", "garuda_evals.removal:remove_tree"),
     ("check command (executor.run, host)", "garuda_evals.executors.host:HostExecutor.run"),
     (
         "check command (executor.run, bwrap)",

@@ -50,6 +50,7 @@ _HOMES: dict[str, str] = {
     "parse_toml": "garuda_evals.files",
     "read_text_file": "garuda_evals.files",
     "remove_tree": "garuda_evals.removal",
+    "remove_soon": "garuda_evals.removal",
     "Model": "garuda_evals.models.base",
     "RunSettings": "garuda_evals.models.settings",
     "CheckSpec": "garuda_evals.models.task",

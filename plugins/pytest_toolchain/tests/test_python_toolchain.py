@@ -77,3 +77,57 @@ def test_probe_fails_with_the_hint_in_a_python_without_pytest(
     assert not status.ok
     assert status.hint == pytest_toolchain().hint
     assert "No module named pytest" in status.output_head
+
+
+def _version_read(command: str, path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**check_environment(), "PYTHONPATH": str(path), "PYTHONPROFILEIMPORTTIME": "1"}
+    return subprocess.run(
+        ["bash", "-c", command], env=env, cwd=path, capture_output=True, text=True
+    )
+
+
+def _metadata_answer(path: Path) -> tuple[str, str]:
+    """pytest's version and metadata folder as ``importlib.metadata`` finds them there."""
+    script = (
+        "from importlib.metadata import distribution as d; "
+        'print(d("pytest").version); print(d("pytest")._path)'
+    )
+    env = {**check_environment(), "PYTHONPATH": str(path)}
+    done = subprocess.run(
+        ["python3", "-P", "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    version, folder = done.stdout.split()
+    return version, folder
+
+
+def test_the_version_reads_find_pytest_as_importlib_metadata_does_without_importing_it(
+    tmp_path: Path,
+) -> None:
+    """A pytest's metadata first on sys.path (another distribution named like it beside it)
+    is the one read, without importing ``importlib.metadata`` (most of a read's time)."""
+    for name, version in (("pytest_cov-1.0", "1.0"), ("pytest-99.1", "99.1")):
+        info = tmp_path / f"{name}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: x\nVersion: {version}\n\n")
+    toolchain = pytest_toolchain()
+    assert toolchain.version_command is not None and toolchain.version_files_command is not None
+    version = _version_read(toolchain.version_command, tmp_path)
+    files = _version_read(toolchain.version_files_command, tmp_path)
+    assert _metadata_answer(tmp_path) == ("99.1", str(tmp_path / "pytest-99.1.dist-info"))
+    assert version.stdout == "pytest 99.1\n"
+    assert files.stdout.splitlines()[2:4] == [
+        str(tmp_path / "pytest-99.1.dist-info"),
+        str(tmp_path / "pytest-99.1.dist-info" / "METADATA"),
+    ]
+    for done in (version, files):
+        assert done.returncode == 0 and "| importlib.metadata" not in done.stderr, done.stderr
+
+
+def test_a_metadata_without_a_version_is_read_by_importlib_metadata(tmp_path: Path) -> None:
+    """An egg-info file (no folder to read) leaves the answer to ``importlib.metadata``."""
+    (tmp_path / "pytest-98.0.egg-info").write_text("Metadata-Version: 1.0\nVersion: 98.0\n\n")
+    toolchain = pytest_toolchain()
+    assert toolchain.version_command is not None
+    version = _version_read(toolchain.version_command, tmp_path)
+    assert _metadata_answer(tmp_path)[0] == "98.0"
+    assert version.stdout == "pytest 98.0\n" and "| importlib.metadata" in version.stderr

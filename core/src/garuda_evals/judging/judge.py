@@ -28,7 +28,7 @@ from garuda_evals.judging.shown import shown_evidence
 from garuda_evals.judging.verdict import rule
 from garuda_evals.models.result import CheckOutcome
 from garuda_evals.models.task import Task
-from garuda_evals.removal import remove_tree
+from garuda_evals.removal import remove_soon
 from garuda_evals.suites.base import Suite
 
 OUTPUT_TAIL_CHARS = 2000
@@ -282,7 +282,7 @@ def _outcomes(names: Mapping[str, str], outcomes: Mapping[str, str]) -> dict[str
 def _release(task: Task, folder: Path, judge: Judge) -> None:
     judge.runner.forget(folder)
     judge.suite.release(task, folder)
-    remove_tree(folder)  # the check may have left folders read-only
+    remove_soon(folder)  # remove_tree: the check may have left folders read-only
 
 
 async def judge_in_copy(task: Task, agent_workspace: Path, judge: Judge) -> Verdict:

@@ -11,6 +11,7 @@ import anyio
 
 from garuda_evals.agents.base import Progress
 from garuda_evals.models.result import TaskResult
+from garuda_evals.removal import removing_in_background
 from garuda_evals.runner.journal import RESULTS_FILE
 from garuda_evals.runner.paths import transcript_name
 from garuda_evals.runner.selection import Selected
@@ -112,7 +113,8 @@ async def run_jobs(
     When the surrounding scope is cancelled (Ctrl-C), running jobs clean up (their
     processes are killed and scratch folders removed) and become interrupted rows with what
     they had used; jobs not started yet get no row. Neither do jobs whose turn comes once the
-    agent's budget is spent (``Agent.budget_spent``).
+    agent's budget is spent (``Agent.budget_spent``). The runs' scratch folders are removed
+    in the background (``removal.remove_soon``), all of them before this returns.
     """
     pending = iter(jobs)
 
@@ -128,6 +130,6 @@ async def run_jobs(
         for job in pending:  # shared by the workers: each job is taken once, in order
             await one(job)
 
-    async with anyio.create_task_group() as group:
+    async with removing_in_background(), anyio.create_task_group() as group:
         for _ in range(min(max(1, parallel), len(jobs))):
             group.start_soon(worker)

@@ -17,7 +17,7 @@ from garuda_evals.executors.base import Executor, ExecutorBackend, SandboxPolicy
 from garuda_evals.models.events import EventKind
 from garuda_evals.models.result import Status, TaskResult
 from garuda_evals.models.settings import RunSettings
-from garuda_evals.removal import remove_tree
+from garuda_evals.removal import remove_soon
 from garuda_evals.runner.agent_paths import refuse_exposing, suite_hidden
 from garuda_evals.runner.check import Judge, judge_in_copy, strict
 from garuda_evals.runner.selection import Selected
@@ -69,7 +69,7 @@ def _release(job: Job, workspace: Path, recorder: ChangeRecorder, keep: bool) ->
     recorder.close()
     job.item.suite.release(job.item.task, workspace)
     if not keep:
-        remove_tree(workspace)
+        remove_soon(workspace)
 
 
 async def _cleanup(

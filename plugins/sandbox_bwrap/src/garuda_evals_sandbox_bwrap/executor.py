@@ -14,7 +14,7 @@ from garuda_evals.api import (
     Executor,
     ExecutorInfo,
     SandboxPolicy,
-    remove_tree,
+    remove_soon,
     run_in_group,
 )
 from garuda_evals_sandbox.options import host_network
@@ -131,7 +131,7 @@ class BwrapExecutor(Executor):
         return ExecutorInfo(name="bwrap", kind="os", denies=denies, detail=detail)
 
     async def aclose(self) -> None:
-        """Remove the private /tmp."""
+        """Remove the private /tmp (in the background during a run: ``remove_soon``)."""
         if self._private_tmp is not None:
-            remove_tree(self._private_tmp)
+            remove_soon(self._private_tmp)
             self._private_tmp = None
