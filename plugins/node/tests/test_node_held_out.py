@@ -162,10 +162,17 @@ def _blocks(text: str) -> list[str]:
     return re.findall(r"^\{\n(.*?)^\}\n", text, re.M | re.S)
 
 
-def test_node_held_out_tests_share_a_file_a_block_each(node, tmp_path: Path) -> None:
-    """One file per folder and suffix (node starts a process per file), its imports once at
-    the top and each test in a block of its own under new names; the blocks hold no comment
-    and differ from their canaries' only in what they assert."""
+def _tests(text: str) -> list[str]:
+    """The test and group calls at the top of ``text``, or of its blocks: each starts a line."""
+    inner = "".join(_blocks(text)) or text
+    return re.findall(r"^(?:test|describe)\(.*?(?=^(?:test|describe)\(|\Z)", inner, re.M | re.S)
+
+
+def test_node_held_out_tests_share_a_file(node, tmp_path: Path) -> None:
+    """One file per folder and suffix (node starts a process per file): a held-out file and
+    its canaries written alike share one copy of their imports and code, then every test
+    under new names; no comment is left, and a test differs from its canaries only in what
+    it asserts."""
     run = held_out_run(HELD.tests, HELD.canaries, {"test/add.test.js"})
     assert len(run.files) == 2
     for path, text in run.files.items():
@@ -173,15 +180,29 @@ def test_node_held_out_tests_share_a_file_a_block_each(node, tmp_path: Path) -> 
         assert path.endswith(".cjs") is ("require(" in text)
         assert "comment" not in text and "held-out" not in text and "\n\n" not in text
         assert all(phrase not in text for phrase in ("adds two", "adds to the", "adds zero"))
-        blocks = _blocks(text)
-        assert len(blocks) == (2 if path.endswith(".cjs") else 8)
-        assert all(len(scan(block).chains()) == 1 for block in blocks)
+        calls = _tests(text)
+        assert len(calls) == (2 if path.endswith(".cjs") else 8)
+        assert all(len(scan(call).chains()) == 1 for call in calls)
     esm = next(text for path, text in run.files.items() if path.endswith(".js"))
-    assert esm.startswith(ESM_HEAD)  # the same imports, once
-    assert "import" not in "".join(_blocks(esm))
-    first = next(b for b in _blocks(esm) if "add(two, 3), 5)" in b)
-    canary = next(b for b in _blocks(esm) if "add(two, 3), 6)" in b)
+    assert esm.startswith(ESM_HEAD) and esm.count("const two = 2;") == 1  # once
+    first = next(call for call in _tests(esm) if "add(two, 3), 5)" in call)
+    canary = next(call for call in _tests(esm) if "add(two, 3), 6)" in call)
     assert _shape(first) == _shape(canary)
+
+
+def test_node_held_out_files_of_different_code_share_a_file_a_block_each() -> None:
+    """Sources whose code around the tests differs: the imports once at the top, each
+    source's code and tests in a block of its own."""
+    held = ESM_HEAD + "const two = 2;\ntest('x', () => assert.equal(add(two, 1), 3));\n"
+    canary = held.replace("const two = 2;", "const two = 1 + 1;").replace(", 3)", ", 4)")
+    run = held_out_run({"test/a.test.js": held}, {"test/a.test.js": canary}, ())
+    (text,) = run.files.values()
+    assert text.startswith(ESM_HEAD) and len(_blocks(text)) == 2
+    assert "import" not in "".join(_blocks(text))
+    assert sorted(block.splitlines()[0] for block in _blocks(text)) == [
+        "const two = 1 + 1;",
+        "const two = 2;",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -201,15 +222,20 @@ def test_node_held_out_tests_share_a_file_a_block_each(node, tmp_path: Path) -> 
 def test_node_held_out_tests_share_a_file_only_when_their_top_level_does_nothing(
     top: str, files: int
 ) -> None:
-    """Top-level code runs once per test in a shared file: a source whose top level calls,
-    constructs or touches globals gives each of its tests a file of its own."""
+    """Sources of different code share a file only when that code does nothing when it runs
+    (it would run once per source in one process); each keeps its code once either way."""
     held = ESM_HEAD + top + "\ntest('x', () => assert.equal(add(1, 1), 2));\n"
     canary = held.replace(
         "'x', () => assert.equal(add(1, 1), 2)", "'y', () => assert.equal(add(1, 1), 3)"
     )
-    run = held_out_run({"test/top.test.js": held}, {"test/top.test.js": canary}, ())
+    other = canary.replace(top, top + "\nconst other = 1;")
+    run = held_out_run({"test/top.test.js": held}, {"test/top.test.js": other}, ())
     assert len(run.files) == files
     assert all(text.startswith(ESM_HEAD) for text in run.files.values())
+    assert sum(text.count(top) for text in run.files.values()) == 2
+    alike = held_out_run({"test/top.test.js": held}, {"test/top.test.js": canary}, ())
+    (text,) = alike.files.values()  # the same code around: one file, the code once
+    assert text.count(top) == 1 and len(_tests(text)) == 2
 
 
 def test_node_held_out_tests_that_cannot_share_get_files_of_their_own() -> None:
@@ -255,7 +281,7 @@ def test_node_held_out_names_are_drawn_at_random_not_from_the_nonce() -> None:
     path, esm = next((path, text) for path, text in one.files.items() if path.endswith(".js"))
     tops = {test.split("::")[1].split(" > ")[0] for test in one.must_pass if path in test}
     top = re.compile(r"^(?:test|describe)\('([^']*)'", re.M)
-    order = [top.findall(block)[0] in tops for block in _blocks(esm)]
+    order = [top.findall(call)[0] in tops for call in _tests(esm)]
     assert order != sorted(order) and order != sorted(order, reverse=True)
 
 

@@ -1,14 +1,17 @@
 """Held-out ``node --test`` tests and their canaries, renamed for one run of the judge.
 
 Every test of the task's held-out and canary files (``jsscan``: a ``test``/``it`` call,
-alone or inside ``describe``/``suite`` groups) is written without comments and without the
-other tests of its source, that one test and its groups under names drawn at random (not
-from the nonce). The tests of all the files are shuffled, then written into as few files as
-can hold them (``jsmerge``: node starts a process per file): one per folder the sources'
-paths name and suffix (``.test.js``, ``.test.mjs``, ``.test.cjs``: node loads it as an ES
-module or CommonJS as it would load the source there), each test in a block of its own,
-named like the runner's canaries (two words and the suffix). A source that cannot share a
-file gives each of its tests a file of its own. Held-out tests and canaries then differ
+alone or inside ``describe``/``suite`` groups) is written without comments, its groups and
+itself under names drawn at random (not from the nonce). The tests of all the files are
+shuffled, then written into as few files as can hold them, since node starts a process per
+test file: tests whose sources have the same code around their tests (a canary file written
+like its held-out file) share one copy of that code, as their sources do; such groups of
+different code share a file too (``jsmerge``: the imports once at the top, each group's code
+in a block of its own) when that code does nothing when it runs, and otherwise get a file
+of their own. A file is written in the folder the sources' paths name, with their suffix
+(``.test.js``, ``.test.mjs``, ``.test.cjs``: node loads it as an ES module or CommonJS as it
+would load the sources there), named like the runner's canaries (two words and the suffix),
+and the names at the top of one file all differ. Held-out tests and canaries then differ
 only in what they assert, and neither their names nor their order follow the kind. An id
 is what the runner's reporter reports, ``<file>::<group> > <test>``; a group is a case of
 its own (``<file>::<group>``), judged with its one test.
@@ -57,14 +60,19 @@ class Namer:
         """A group's name."""
         return f"{self.rng.choice(GROUP_WORDS)} {self.rng.choice(WORDS)}"
 
-    def titles(self, chain: Sequence[Call], used: Collection[str]) -> list[str] | None:
+    def titles(self, chain: Sequence[Call], used: Collection[str]) -> list[str]:
         """Names for ``chain``'s groups and test whose first is not in ``used`` (a file's
-        top-level names, which must differ), or None when none is left after many draws."""
-        for _ in range(4 * len(PHRASES)):
+        top-level names, which must differ): once the phrases are used up, a phrase and a
+        word (``... for totals``), once those are, a number too."""
+        for attempt in range(16 * len(PHRASES) * len(WORDS)):
             titles = [self.group() for _ in chain[:-1]] + [self.test()]
+            if attempt >= 4 * len(PHRASES):
+                titles[-1] += f" for {self.rng.choice(WORDS)}"
+            if attempt >= 8 * len(PHRASES) * len(WORDS):
+                titles[0] += f" {attempt}"
             if titles[0] not in used:
                 return titles
-        return None
+        raise ValueError("no free test name left")
 
 
 @dataclass(frozen=True)
@@ -115,52 +123,81 @@ def held_out_run(
             shared = shareable(scanned)
             found += [(_Test(kind, path, scanned, shared, chain), suffix) for chain in chains]
     rng.shuffle(found)
+    units: dict[tuple[str, str, str], _Unit] = {}
+    for test, suffix in found:
+        around = text_of(test.scanned, (), {})
+        key = (posixpath.dirname(test.path), suffix, around)
+        units.setdefault(key, _Unit(test.scanned, test.shared, [])).tests.append(test)
     alone: dict[str, str] = {}
     merged: dict[tuple[str, str], list[MergedFile]] = {}
     must_pass: dict[str, str] = {}
     must_fail: dict[str, str] = {}
-    for test, suffix in found:
-        folder = posixpath.dirname(test.path)
-        if test.shared is None:
-            target, titles = namer.file(folder, suffix), _drawn(namer.titles(test.chain, ()))
-            alone[target] = text_of(test.scanned, test.chain, _renames(test.chain, titles))
+    for (folder, suffix, around), unit in units.items():
+        if unit.shared is None:
+            target = namer.file(folder, suffix)
+            named = _named(namer, unit.tests, set())
+            alone[target] = around + "".join(_calls(test, titles) for test, titles in named)
         else:
-            into, titles = _place(namer, merged.setdefault((folder, suffix), []), test, suffix)
-            into.titles.add(titles[0])
-            into.add(test.scanned, test.shared, test.chain, _renames(test.chain, titles))
+            into = _place(
+                namer, merged.setdefault((folder, suffix), []), unit.shared, folder, suffix
+            )
+            named = _named(namer, unit.tests, into.titles)
+            code = _code(text_of(unit.scanned, (), {}, omit=unit.shared.tokens))
+            into.add(unit.shared, code + "".join(_calls(test, titles) for test, titles in named))
             target = into.path
-        # node reports each group too, passed or failed with its one test: judged with it.
-        names = must_pass if test.kind == "tests" else must_fail
-        for depth in range(1, len(titles) + 1):
-            given = " > ".join(call.title for call in test.chain[:depth])
-            names[f"{target}::{' > '.join(titles[:depth])}"] = f"{test.path}::{given}"
+        for test, titles in named:
+            # node reports each group too, passed or failed with its one test: judged with it.
+            names = must_pass if test.kind == "tests" else must_fail
+            for depth in range(1, len(titles) + 1):
+                given = " > ".join(call.title for call in test.chain[:depth])
+                names[f"{target}::{' > '.join(titles[:depth])}"] = f"{test.path}::{given}"
     files = {**alone, **{file.path: file.text() for group in merged.values() for file in group}}
     return HeldOutRun(files=files, must_pass=must_pass, must_fail=must_fail)
 
 
+@dataclass
+class _Unit:
+    """The tests whose sources have the same code around their tests, written under one copy
+    of it (as their sources run them), in the shuffled order."""
+
+    scanned: Scanned  # the first source's: the code around its tests is every source's
+    shared: Shareable | None
+    tests: list[_Test]
+
+
+def _named(namer: Namer, tests: Sequence[_Test], used: set[str]) -> list[tuple[_Test, list[str]]]:
+    """Each test with its new names; the names at the top of its file (``used``) all differ."""
+    named = []
+    for test in tests:
+        titles = namer.titles(test.chain, used)
+        used.add(titles[0])
+        named.append((test, titles))
+    return named
+
+
+def _calls(test: _Test, titles: Sequence[str]) -> str:
+    """The test's calls alone (its groups and itself), renamed: the code around them left out."""
+    inside = {i for call in test.scanned.calls for i in range(call.first, call.last + 1)}
+    around = [i for i in range(len(test.scanned.tokens)) if i not in inside]
+    renames = {call.name: _quoted(title) for call, title in zip(test.chain, titles, strict=True)}
+    return text_of(test.scanned, test.chain, renames, omit=around)
+
+
+def _code(text: str) -> str:
+    """``text``, or nothing when it holds no code."""
+    return text if text.strip() else ""
+
+
 def _place(
-    namer: Namer, files: list[MergedFile], test: _Test, suffix: str
-) -> tuple[MergedFile, list[str]]:
-    """The first of ``files`` that ``test`` fits (its imports agree, a top-level name is
-    free), or a new one; and the test's names there."""
-    assert test.shared is not None
+    namer: Namer, files: list[MergedFile], source: Shareable, folder: str, suffix: str
+) -> MergedFile:
+    """The first of ``files`` whose imports agree with ``source``'s, or a new one."""
     for file in files:
-        if file.fits(test.shared) and (titles := namer.titles(test.chain, file.titles)):
-            return file, titles
-    file = MergedFile(namer.file(posixpath.dirname(test.path), suffix))
+        if file.fits(source):
+            return file
+    file = MergedFile(namer.file(folder, suffix))
     files.append(file)
-    return file, _drawn(namer.titles(test.chain, ()))
-
-
-def _drawn(titles: list[str] | None) -> list[str]:
-    """Names drawn where nothing is used yet, which always succeeds."""
-    assert titles is not None
-    return titles
-
-
-def _renames(chain: Sequence[Call], titles: Sequence[str]) -> dict[int, str]:
-    """Each call's name token -> its new name as a string literal."""
-    return {call.name: _quoted(title) for call, title in zip(chain, titles, strict=True)}
+    return file
 
 
 def _quoted(title: str) -> str:

@@ -1,16 +1,16 @@
-"""Many single-test node files as one file, so that node starts one process for all of them.
+"""Test files of different code around their tests as one file, so that node starts one
+process for all of them.
 
-``node --test`` runs every test file in a process of its own (about 100 ms of CPU each), so
-a task's held-out tests and canaries, one file each, would cost more than the rest of the
-check. Merged, a file's static import declarations stand once at its top (named imports of
-one module joined) and each test's other code sits in a block of its own, so its constants,
-helpers and groups stay its own. That code then runs once per test in one process, so a
-source file shares a file (``shareable``) only when its top level, beside its imports and
-tests, does nothing when it runs: no call (a hook such as ``beforeEach`` there would run
-around every test of the merged file, ``register`` would stack loader hooks), no ``new``,
-no ``await``, no ``globalThis`` or ``process``, no export (``require`` of a named module
-is the one call allowed: CommonJS's import), and imports of the forms joined
-here (not import attributes or string names). Declarations of values and functions pass.
+``node --test`` runs every test file in a process of its own (about 100 ms of CPU each).
+Merged, the files' static import declarations stand once at the top (named imports of one
+module joined) and each file's other code, with its tests, sits in a block of its own, so
+its constants, helpers and groups stay its own. Every block's code then runs in one
+process, so a source shares a file (``shareable``) only when its top level, beside its
+imports and tests, does nothing when it runs: no call (a hook such as ``beforeEach`` there
+would run around every test of the merged file, ``register`` would stack loader hooks), no
+``new``, no ``await``, no ``globalThis`` or ``process``, no export (``require`` of a named
+module is the one call allowed: CommonJS's import), and imports of the forms joined here
+(not import attributes or string names). Declarations of values and functions pass.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from garuda_evals_node.jsscan import OPENERS, Call, Scanned, Token, literal_value, text_of
+from garuda_evals_node.jsscan import OPENERS, Scanned, Token, literal_value
 
 EFFECTS = frozenset({"new", "await", "globalThis", "process", "export", "eval"})
 Binding = tuple[str, str]
@@ -161,14 +161,12 @@ class MergedFile:
             for local, binding in declaration.bindings.items()
         )
 
-    def add(
-        self, scanned: Scanned, source: Shareable, chain: Sequence[Call], names: Mapping[int, str]
-    ) -> None:
-        """Add the test at the end of ``chain`` (renamed by ``names``) as a block."""
+    def add(self, source: Shareable, block: str) -> None:
+        """Add ``block`` (code of a source whose imports are ``source``'s) in braces."""
         for declaration in source.imports:
             self.bound.update(declaration.bindings)
             self.imports.append(declaration)
-        self.blocks.append(text_of(scanned, chain, names, omit=source.tokens))
+        self.blocks.append(block)
 
     def text(self) -> str:
         """The file: the imports, joined per module, then one block per test."""
