@@ -145,7 +145,7 @@ def shareable(scanned: Scanned) -> Shareable | None:
 
 @dataclass
 class MergedFile:
-    """A file being filled: its imports so far, its tests' blocks, the top-level names used."""
+    """A file being filled: its imports so far, its blocks, the names used at its top level."""
 
     path: str
     bound: dict[str, Binding] = field(default_factory=dict)
@@ -169,7 +169,7 @@ class MergedFile:
         self.blocks.append(block)
 
     def text(self) -> str:
-        """The file: the imports, joined per module, then one block per test."""
+        """The file: the imports, joined per module, then the blocks."""
         return _imports_text(self.imports) + "".join(f"{{\n{b}}}\n" for b in self.blocks)
 
 
