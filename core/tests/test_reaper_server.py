@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -67,3 +70,43 @@ def test_a_missing_folder_is_an_error_as_for_any_process(tmp_path: Path) -> None
             )
         )
     assert reaper_server._current() is server  # the server goes on serving
+
+
+HARNESS = """
+import anyio, sys
+from garuda_evals.environment import check_environment
+from garuda_evals.executors.host import HostExecutor
+
+anyio.run(lambda: HostExecutor().run(
+    "echo $$ > pid.txt; exec sleep 300", cwd=sys.argv[1], env=check_environment(), timeout_s=600
+))
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, whose parent has not reaped it yet, counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_command_in_flight_ends_when_the_harness_dies(tmp_path: Path) -> None:
+    """A harness killed outright (SIGKILL: no clean-up of its own) leaves no command running:
+    its end of the server's socket closes, and the server stops the reapers it forked."""
+    harness = subprocess.Popen([sys.executable, "-c", HARNESS, str(tmp_path)])
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "pid.txt").is_file() or not (tmp_path / "pid.txt").read_text():
+            assert time.monotonic() < deadline and harness.poll() is None
+            time.sleep(0.05)
+        command = int((tmp_path / "pid.txt").read_text())
+        assert _alive(command)
+    finally:
+        harness.kill()
+        harness.wait()
+    deadline = time.monotonic() + 15
+    while _alive(command) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(command)

@@ -199,17 +199,20 @@ def _served(request: bytes, output: int, status: int) -> None:
 
 def serve(channel: int) -> None:
     """Fork one reaper per request read from the socket ``channel`` until the harness closes
-    its end: a fork of this small process instead of a Python start per command.
+    its end: a fork of this small process instead of a Python start per command. Reapers
+    still running then (the harness was killed outright) are stopped with their commands.
 
     A request is a ``marshal``-ed ``(argv, cwd, env)`` with two descriptors: where the
     command's output goes and where its pid and status are written (see ``_served``).
     """
     import _socket
+    import contextlib
 
     rights = _socket.CMSG_SPACE(2 * 4)
     socket = _socket.socket(fileno=channel)
+    forked: set[int] = set()
     while True:
-        _reap_finished()
+        _reap_finished(forked)
         try:
             request, ancillary, _, _ = socket.recvmsg(REQUEST_LIMIT, rights)
         except InterruptedError:
@@ -222,7 +225,8 @@ def serve(channel: int) -> None:
         ]
         if not request:
             break
-        if len(fds) == 2 and os.fork() == 0:
+        pid = os.fork() if len(fds) == 2 else -1
+        if pid == 0:
             try:
                 socket.close()
                 for fd in fds:  # the command gets them as 1 and 2 only
@@ -230,17 +234,24 @@ def serve(channel: int) -> None:
                 _served(request, *fds)
             finally:
                 os._exit(0)
+        if pid > 0:
+            forked.add(pid)
         for fd in fds:
             os.close(fd)
-    _reap_finished(block=True)
+    # The harness closed its end: at its exit, every command has ended; a reaper still
+    # running means the harness died (killed outright), and no one waits for its command.
+    for pid in forked:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, _signal.SIGTERM)  # the reaper ends its command and all it started
+    _reap_finished(forked, block=True)
 
 
-def _reap_finished(block: bool = False) -> None:
-    """Reap the forked reapers that have exited (``block``: all of them, waiting); their
-    statuses went through their pipes."""
+def _reap_finished(forked: set[int], block: bool = False) -> None:
+    """Reap the forked reapers that have exited (``block``: all of them, waiting) and drop
+    them from ``forked``; their statuses went through their pipes."""
     try:
-        while os.waitpid(-1, 0 if block else os.WNOHANG)[0]:
-            pass
+        while pid := os.waitpid(-1, 0 if block else os.WNOHANG)[0]:
+            forked.discard(pid)
     except ChildProcessError:
         pass
 
