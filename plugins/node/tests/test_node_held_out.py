@@ -157,6 +157,51 @@ def test_node_held_out_ids_are_what_the_runner_reports(node, tmp_path: Path) -> 
     assert len(run.must_fail) == 7  # 5 tests, 2 of them in a group
 
 
+ESM_ONLY = HeldOut(tests={"test/more.test.js": HELD_OUT}, canaries={"test/more.test.js": CANARIES})
+
+
+@pytest.mark.parametrize("code", ["solved", "an export missing", "the module missing"])
+def test_node_held_out_tests_run_in_the_runners_canary_file(
+    node, tmp_path: Path, code: str
+) -> None:
+    """ES modules in the canary's folder: the held-out tests and canaries go into the
+    runner's canary file (node starts no process more for them). A module that cannot be
+    loaded fails them one by one and leaves the runner's canary as it is."""
+    workspace = _project(tmp_path)
+    if code == "an export missing":
+        (workspace / "src/add.js").write_text("export const sum = (a, b) => a + b;\n")
+    elif code == "the module missing":
+        (workspace / "src/add.js").unlink()
+    runner, task = NodeTestCheckRunner(), _task(ESM_ONLY)
+    canaries = runner.canaries(task, workspace, "n0nce")
+    run = runner.held_out(task, workspace, "n0nce")
+    assert canaries is not None and run is not None and run.files == {}
+    (path,) = canaries.files
+    assert {test.split("::")[0] for test in [*run.must_pass, *run.must_fail]} == {path}
+    assert (len(run.must_pass), len(run.must_fail)) == (7, 6)  # groups judged with their tests
+    outcomes = _outcomes(workspace, dict(canaries.files))
+    assert (outcomes[canaries.must_fail], outcomes[canaries.must_pass]) == ("failed", "passed")
+    assert {outcomes.get(test) for test in run.must_fail} == {"failed"}
+    assert {outcomes.get(test) for test in run.must_pass} == {
+        "passed" if code == "solved" else "failed"
+    }
+
+
+def test_node_held_out_tests_elsewhere_get_files_of_their_own(tmp_path: Path) -> None:
+    """A held-out file with another suffix than the canary's (here CommonJS beside ES
+    modules) keeps the held-out tests out of the canary file; so does ``forget``."""
+    workspace = _project(tmp_path)
+    runner = NodeTestCheckRunner()
+    canaries = runner.canaries(_task(HELD), workspace, "n0nce")
+    run = runner.held_out(_task(HELD), workspace, "n0nce")
+    assert canaries is not None and run is not None and len(run.files) == 2
+    assert "adds" not in next(iter(canaries.files.values()))
+    runner.canaries(_task(ESM_ONLY), workspace, "n0nce")
+    runner.forget(workspace)
+    again = runner.held_out(_task(ESM_ONLY), workspace, "n0nce")
+    assert again is not None and len(again.files) == 1
+
+
 def _blocks(text: str) -> list[str]:
     """The top-level blocks of a merged file (none of these tests has a line ``}`` alone)."""
     return re.findall(r"^\{\n(.*?)^\}\n", text, re.M | re.S)

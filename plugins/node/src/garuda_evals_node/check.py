@@ -40,7 +40,7 @@ from garuda_evals.api import (
     summarize,
 )
 from garuda_evals_node.canaries import make_canaries
-from garuda_evals_node.held_out import held_out_run
+from garuda_evals_node.held_out import folded_run, held_out_run
 
 NAME = "node-test"
 SCRIPT = re.compile(r"\.(?:c|m)?[jt]sx?$")
@@ -125,6 +125,7 @@ class NodeTestCheckRunner(JUnitCheckRunner):
 
     def __init__(self) -> None:
         super().__init__(NAME)
+        self._folded: dict[Path, HeldOutRun] = {}
 
     def plan(self, command: str, workspace: Path) -> CheckPlan:
         """Fill ``{junit}``; node's JUnit reporter becomes ours (ids unique per file)."""
@@ -179,18 +180,39 @@ class NodeTestCheckRunner(JUnitCheckRunner):
         """
         if "--test" not in task.check.command or JUNIT_FLAGS not in task.check.command:
             return None
-        return make_canaries(task, workspace, nonce)
+        made = make_canaries(task, workspace, nonce)
+        if made is None or task.held_out is None:
+            return made
+        ((path, text),) = made.files.items()
+        own = {made.must_fail.split("::", 1)[1], made.must_pass.split("::", 1)[1]}
+        folded = None
+        if text.startswith("import "):  # an ES module: the held-out tests can go inside
+            folded = folded_run(task.held_out.tests, task.held_out.canaries, path, own)
+        if folded is None:
+            return made
+        self._folded[workspace] = folded[1]
+        return replace(made, files={path: text + "\n" + folded[0]})
 
     def held_out(self, task: Task, workspace: Path, nonce: str) -> HeldOutRun | None:
-        """One file per held-out test and canary, in the folder its path names, every file,
-        group and test named from ``nonce`` like the canaries (``held_out.py``). The check
-        command must run them where it runs the task's tests (``test/**/*.test.js``)."""
+        """The held-out tests and their canaries, renamed at random (``held_out.py``): in
+        the runner's canary file when ``canaries`` could put them there (node then starts
+        no process more for them), otherwise in as few files of their own as hold them, in
+        the folders their paths name. The check command must run them where it runs the
+        task's tests (``test/**/*.test.js``)."""
         if task.held_out is None:
             return None
+        folded = self._folded.pop(workspace, None)
+        if folded is not None:
+            return folded
         sources = {**task.held_out.tests, **task.held_out.canaries}
         folders = {posixpath.dirname(path) for path in sources}
         taken = {*task.files, *(p for folder in folders for p in _listing(workspace, folder))}
         return held_out_run(task.held_out.tests, task.held_out.canaries, taken)
+
+    def forget(self, workspace: Path) -> None:
+        """Drop the held-out tests ``canaries`` put in ``workspace``'s canary file when
+        ``held_out`` did not take them."""
+        self._folded.pop(workspace, None)
 
     def refusals(self, task: Task, workspace: Path, changed: Sequence[str]) -> list[str]:
         """Changed files that reconfigure node or its runner, or native addons."""

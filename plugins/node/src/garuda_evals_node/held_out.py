@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from garuda_evals.api import FileFormatError, HeldOutRun
 from garuda_evals_node.canaries import PHRASES, TEST_FILE, WORDS
-from garuda_evals_node.jsmerge import MergedFile, Shareable, shareable
+from garuda_evals_node.jsmerge import MergedFile, Shareable, declarations, dynamic, quiet
 from garuda_evals_node.jsscan import Call, ScanError, Scanned, scan, text_of
 
 GROUP_WORDS = ("the", "a", "every", "each", "one", "some")
@@ -82,7 +82,8 @@ class _Test:
     kind: str  # "tests" or "canaries": the folder of the task it comes from
     path: str
     scanned: Scanned
-    shared: Shareable | None
+    imports: Shareable | None  # None: an import form not joined, or an export
+    quiet: bool  # its top level does nothing when it runs (jsmerge)
     chain: tuple[Call, ...]
 
 
@@ -98,6 +99,48 @@ def _scanned(kind: str, path: str, text: str) -> tuple[Scanned, str]:
         raise FileFormatError(f"{where}: {error}") from error
 
 
+def _collect(tests: Mapping[str, str], canaries: Mapping[str, str]) -> list[tuple[_Test, str]]:
+    """Every test of the sources, with its source's suffix; errors name the task's file."""
+    found: list[tuple[_Test, str]] = []
+    for kind, sources in (("tests", tests), ("canaries", canaries)):
+        for path, text in sources.items():
+            scanned, suffix = _scanned(kind, path, text)
+            chains = scanned.chains()
+            names = [" > ".join(call.title for call in chain) for chain in chains]
+            twice = sorted({name for name in names if names.count(name) > 1})
+            if twice:
+                where = f"{'heldout' if kind == 'tests' else 'canaries'}/{path}"
+                raise FileFormatError(f"{where}: two tests named {twice[0]!r}")
+            imports = declarations(scanned)
+            still = imports is not None and quiet(scanned, imports)
+            found += [(_Test(kind, path, scanned, imports, still, c), suffix) for c in chains]
+    return found
+
+
+def _units(found: Sequence[tuple[_Test, str]]) -> dict[tuple[str, str, str], _Unit]:
+    """The tests grouped by folder, suffix and the code around them, in ``found``'s order."""
+    units: dict[tuple[str, str, str], _Unit] = {}
+    for test, suffix in found:
+        key = (posixpath.dirname(test.path), suffix, text_of(test.scanned, (), {}))
+        units.setdefault(key, _Unit(test.scanned, test.imports, test.quiet, [])).tests.append(test)
+    return units
+
+
+def _record(
+    named: Sequence[tuple[_Test, list[str]]],
+    target: str,
+    must_pass: dict[str, str],
+    must_fail: dict[str, str],
+) -> None:
+    """Each test's ids in ``target`` -> the task's names for them, by kind."""
+    for test, titles in named:
+        # node reports each group too, passed or failed with its one test: judged with it.
+        names = must_pass if test.kind == "tests" else must_fail
+        for depth in range(1, len(titles) + 1):
+            given = " > ".join(call.title for call in test.chain[:depth])
+            names[f"{target}::{' > '.join(titles[:depth])}"] = f"{test.path}::{given}"
+
+
 def held_out_run(
     tests: Mapping[str, str],
     canaries: Mapping[str, str],
@@ -110,49 +153,69 @@ def held_out_run(
     shows the nonce to code under test, which could then redo the naming."""
     rng = rng or random.SystemRandom()
     namer = Namer(rng, set(taken))
-    found: list[tuple[_Test, str]] = []
-    for kind, sources in (("tests", tests), ("canaries", canaries)):
-        for path, text in sources.items():
-            scanned, suffix = _scanned(kind, path, text)
-            chains = scanned.chains()
-            names = [" > ".join(call.title for call in chain) for chain in chains]
-            twice = sorted({name for name in names if names.count(name) > 1})
-            if twice:
-                where = f"{'heldout' if kind == 'tests' else 'canaries'}/{path}"
-                raise FileFormatError(f"{where}: two tests named {twice[0]!r}")
-            shared = shareable(scanned)
-            found += [(_Test(kind, path, scanned, shared, chain), suffix) for chain in chains]
+    found = _collect(tests, canaries)
     rng.shuffle(found)
-    units: dict[tuple[str, str, str], _Unit] = {}
-    for test, suffix in found:
-        around = text_of(test.scanned, (), {})
-        key = (posixpath.dirname(test.path), suffix, around)
-        units.setdefault(key, _Unit(test.scanned, test.shared, [])).tests.append(test)
     alone: dict[str, str] = {}
     merged: dict[tuple[str, str], list[MergedFile]] = {}
     must_pass: dict[str, str] = {}
     must_fail: dict[str, str] = {}
-    for (folder, suffix, around), unit in units.items():
-        if unit.shared is None:
+    for (folder, suffix, around), unit in _units(found).items():
+        if unit.imports is None or not unit.quiet:
             target = namer.file(folder, suffix)
             named = _named(namer, unit.tests, set())
             alone[target] = around + "".join(_calls(test, titles) for test, titles in named)
         else:
             into = _place(
-                namer, merged.setdefault((folder, suffix), []), unit.shared, folder, suffix
+                namer, merged.setdefault((folder, suffix), []), unit.imports, folder, suffix
             )
             named = _named(namer, unit.tests, into.titles)
-            code = _code(text_of(unit.scanned, (), {}, omit=unit.shared.tokens))
-            into.add(unit.shared, code + "".join(_calls(test, titles) for test, titles in named))
+            code = _code(text_of(unit.scanned, (), {}, omit=unit.imports.tokens))
+            into.add(unit.imports, code + "".join(_calls(test, titles) for test, titles in named))
             target = into.path
-        for test, titles in named:
-            # node reports each group too, passed or failed with its one test: judged with it.
-            names = must_pass if test.kind == "tests" else must_fail
-            for depth in range(1, len(titles) + 1):
-                given = " > ".join(call.title for call in test.chain[:depth])
-                names[f"{target}::{' > '.join(titles[:depth])}"] = f"{test.path}::{given}"
+        _record(named, target, must_pass, must_fail)
     files = {**alone, **{file.path: file.text() for group in merged.values() for file in group}}
     return HeldOutRun(files=files, must_pass=must_pass, must_fail=must_fail)
+
+
+def folded_run(
+    tests: Mapping[str, str],
+    canaries: Mapping[str, str],
+    canary: str,
+    used: Collection[str],
+    rng: random.Random | None = None,
+) -> tuple[str, HeldOutRun] | None:
+    """The held-out ``tests`` and ``canaries`` as code to add to the runner's canary file
+    ``canary`` (an ES module), so that node runs them in the canary's process, not one more
+    (``used``: the canary's own test names). Each group of tests with the same code around
+    them goes in a block of its own, its imports made ``await import(...)``: a module that
+    cannot be loaded fails its tests one by one, and never the canary. None when they cannot
+    go there: a source in another folder or with another suffix (its relative imports would
+    resolve elsewhere), an import form not joined, or a source whose top level does
+    something when it runs (it would run after the canary has loaded the code under test)."""
+    rng = rng or random.SystemRandom()
+    found = _collect(tests, canaries)
+    match = TEST_FILE.search(canary)
+    where = (posixpath.dirname(canary), match.group(1) if match else "")
+    if any(
+        (posixpath.dirname(t.path), suffix) != where or t.imports is None for t, suffix in found
+    ):
+        return None
+    rng.shuffle(found)
+    units = _units(found)
+    if not all(unit.quiet for unit in units.values()):
+        return None  # the canary has loaded the code under test: a loader hook comes late
+    namer, titles = Namer(rng, set()), set(used)
+    must_pass: dict[str, str] = {}
+    must_fail: dict[str, str] = {}
+    blocks = []
+    for unit in units.values():
+        assert unit.imports is not None
+        named = _named(namer, unit.tests, titles)
+        code = _code(text_of(unit.scanned, (), {}, omit=unit.imports.tokens))
+        calls = "".join(_calls(test, names) for test, names in named)
+        blocks.append(f"{{\n{dynamic(unit.imports)}{code}{calls}}}\n")
+        _record(named, canary, must_pass, must_fail)
+    return "".join(blocks), HeldOutRun(files={}, must_pass=must_pass, must_fail=must_fail)
 
 
 @dataclass
@@ -161,7 +224,8 @@ class _Unit:
     of it (as their sources run them), in the shuffled order."""
 
     scanned: Scanned  # the first source's: the code around its tests is every source's
-    shared: Shareable | None
+    imports: Shareable | None
+    quiet: bool
     tests: list[_Test]
 
 

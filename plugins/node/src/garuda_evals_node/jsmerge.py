@@ -5,12 +5,13 @@ process for all of them.
 Merged, the files' static import declarations stand once at the top (named imports of one
 module joined) and each file's other code, with its tests, sits in a block of its own, so
 its constants, helpers and groups stay its own. Every block's code then runs in one
-process, so a source shares a file (``shareable``) only when its top level, beside its
+process, so a source shares a file only when its top level (``quiet``), beside its
 imports and tests, does nothing when it runs: no call (a hook such as ``beforeEach`` there
 would run around every test of the merged file, ``register`` would stack loader hooks), no
 ``new``, no ``await``, no ``globalThis`` or ``process``, no export (``require`` of a named
 module is the one call allowed: CommonJS's import), and imports of the forms joined here
 (not import attributes or string names). Declarations of values and functions pass.
+``dynamic`` writes a source's imports as ``await import(...)``, for the runner's canary file.
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def _declaration(tokens: Sequence[Token], start: int) -> tuple[Import, int] | No
     return imported, end
 
 
-def shareable(scanned: Scanned) -> Shareable | None:
-    """``scanned``'s import declarations, or None when its tests cannot share a file."""
+def declarations(scanned: Scanned) -> Shareable | None:
+    """``scanned``'s static import declarations, or None for a form not joined here (or an
+    export, which no merged file may hold)."""
     tokens = scanned.tokens
     imports: list[Import] = []
     in_tests = {index for call in scanned.calls for index in range(call.first, call.last + 1)}
@@ -122,13 +124,27 @@ def shareable(scanned: Scanned) -> Shareable | None:
             continue
         token = tokens[index]
         following = tokens[index + 1] if index + 1 < len(tokens) else None
-        if token.text == "import" and following is not None and following.text != ".":
+        if token.text == "export":
+            return None
+        if token.text == "import" and following is not None and following.text not in ("(", "."):
             found = _declaration(tokens, index)
             if found is None:
                 return None
             imports.append(found[0])
             in_imports.update(range(index, found[1] + 1))
+    return Shareable(tuple(imports), frozenset(in_imports))
+
+
+def quiet(scanned: Scanned, imports: Shareable) -> bool:
+    """Whether ``scanned``'s top level, beside ``imports`` and its tests, does nothing when
+    it runs (see the module)."""
+    tokens = scanned.tokens
+    in_tests = {index for call in scanned.calls for index in range(call.first, call.last + 1)}
+    for index in _top_level(tokens):
+        if index in in_tests or index in imports.tokens:
             continue
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
         declared = index > 0 and tokens[index - 1].text == "function"
         required = (
             token.text == "require"
@@ -139,8 +155,27 @@ def shareable(scanned: Scanned) -> Shareable | None:
         if token.text in EFFECTS or (
             token.kind == "word" and called and not (declared or required)
         ):
-            return None
-    return Shareable(tuple(imports), frozenset(in_imports))
+            return False
+    return True
+
+
+def dynamic(imports: Shareable) -> str:
+    """``imports`` as ``await import(...)`` declarations in a block: a module that cannot be
+    loaded leaves its names undefined instead of stopping the file."""
+    lines = []
+    for declaration in imports.imports:
+        loaded = f"await import({declaration.specifier}).catch(() => ({{}}))"
+        names = [(local, name) for local, (_, name) in declaration.bindings.items()]
+        spaces = [local for local, name in names if name == "*"]
+        lines += [f"const {local} = {loaded};" for local in spaces]
+        fields = [
+            local if local == name else f"{name}: {local}" for local, name in names if name != "*"
+        ]
+        if fields:
+            lines.append(f"const {{ {', '.join(fields)} }} = {loaded};")
+        elif not names:
+            lines.append(f"{loaded};")
+    return "".join(line + "\n" for line in lines)
 
 
 @dataclass
