@@ -84,6 +84,8 @@ class _Test:
     scanned: Scanned
     imports: Shareable | None  # None: an import form not joined, or an export
     quiet: bool  # its top level does nothing when it runs (jsmerge)
+    around: str  # the source's code around its tests
+    outside: frozenset[int]  # that code's tokens
     chain: tuple[Call, ...]
 
 
@@ -113,7 +115,13 @@ def _collect(tests: Mapping[str, str], canaries: Mapping[str, str]) -> list[tupl
                 raise FileFormatError(f"{where}: two tests named {twice[0]!r}")
             imports = declarations(scanned)
             still = imports is not None and quiet(scanned, imports)
-            found += [(_Test(kind, path, scanned, imports, still, c), suffix) for c in chains]
+            inside = {i for call in scanned.calls for i in range(call.first, call.last + 1)}
+            outside = frozenset(range(len(scanned.tokens))) - inside
+            around = text_of(scanned, (), {})
+            found += [
+                (_Test(kind, path, scanned, imports, still, around, outside, chain), suffix)
+                for chain in chains
+            ]
     return found
 
 
@@ -121,7 +129,7 @@ def _units(found: Sequence[tuple[_Test, str]]) -> dict[tuple[str, str, str], _Un
     """The tests grouped by folder, suffix and the code around them, in ``found``'s order."""
     units: dict[tuple[str, str, str], _Unit] = {}
     for test, suffix in found:
-        key = (posixpath.dirname(test.path), suffix, text_of(test.scanned, (), {}))
+        key = (posixpath.dirname(test.path), suffix, test.around)
         units.setdefault(key, _Unit(test.scanned, test.imports, test.quiet, [])).tests.append(test)
     return units
 
@@ -241,10 +249,8 @@ def _named(namer: Namer, tests: Sequence[_Test], used: set[str]) -> list[tuple[_
 
 def _calls(test: _Test, titles: Sequence[str]) -> str:
     """The test's calls alone (its groups and itself), renamed: the code around them left out."""
-    inside = {i for call in test.scanned.calls for i in range(call.first, call.last + 1)}
-    around = [i for i in range(len(test.scanned.tokens)) if i not in inside]
     renames = {call.name: _quoted(title) for call, title in zip(test.chain, titles, strict=True)}
-    return text_of(test.scanned, test.chain, renames, omit=around)
+    return text_of(test.scanned, test.chain, renames, omit=test.outside)
 
 
 def _code(text: str) -> str:
